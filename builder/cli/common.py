@@ -1,0 +1,51 @@
+"""Shared CLI plumbing: consoles, the workspace from context, error handling."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+import typer
+from rich.console import Console
+from typer.core import TyperGroup
+
+from builder.config import get_settings
+from builder.errors import DiscoBenchError
+from builder.workspace import Workspace
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+class ErrorHandlingGroup(TyperGroup):
+    """Turns :class:`DiscoBenchError` into a red one-line message and its exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except DiscoBenchError as exc:
+            err_console.print("error:", style="bold red", end=" ")
+            err_console.print(str(exc), markup=False, highlight=False)
+            raise typer.Exit(exc.exit_code) from None
+
+
+def new_app(help_text: str) -> typer.Typer:
+    """A command group with the project's conventions."""
+    return typer.Typer(
+        help=help_text,
+        cls=ErrorHandlingGroup,
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+    )
+
+
+def workspace_from(ctx: click.Context | typer.Context) -> Workspace:
+    """The workspace chosen by ``--workspace`` / ``DISCOBENCH_WORKSPACE`` (default ./work)."""
+    root = ctx.find_root()
+    obj = root.obj if isinstance(root.obj, dict) else {}
+    path = obj.get("workspace")
+    if path is None:
+        path = get_settings().workspace
+    return Workspace(Path(path)).ensure()

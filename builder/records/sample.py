@@ -1,0 +1,137 @@
+"""The benchmark item (Sample) and its hops (Checkpoint): the export row.
+
+These records are the single source of the export's ``datasets.Features``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Domain = Literal[
+    "film_tv",
+    "games",
+    "academic",
+    "art",
+    "finance",
+    "sports",
+    "geography",
+    "music",
+    "medicine",
+    "technology",
+    "law_policy",
+]
+DOMAINS: tuple[str, ...] = (
+    "film_tv",
+    "games",
+    "academic",
+    "art",
+    "finance",
+    "sports",
+    "geography",
+    "music",
+    "medicine",
+    "technology",
+    "law_policy",
+)
+Difficulty = Literal["easy", "medium", "hard"]
+AmbiguityType = Literal["entity", "version", "criteria", "factual"]
+AMBIGUITY_TYPES: tuple[str, ...] = ("entity", "version", "criteria", "factual")
+ReviewStatus = Literal[
+    "draft", "in_annotation", "annotated", "in_inspection", "accepted", "rejected", "needs_fix"
+]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Candidate(_Record):
+    """One entity that fits an ambiguous checkpoint's weakened description."""
+
+    id: str = Field(description="KB id of the candidate.")
+    label: str = Field(description="Its English label.")
+    downstream_answer: str = Field(
+        description="The final answer the rest of the chain gives if this candidate is chosen "
+        "(empty when the chain cannot be executed from it)."
+    )
+
+
+class Evidence(_Record):
+    """A page that states the checkpoint's fact."""
+
+    title: str
+    url: str = ""
+    snippet: str = Field(description="A sentence of the page that states the fact.")
+
+
+class Checkpoint(_Record):
+    """One hop of the multi-hop question."""
+
+    index: int = Field(ge=1, description="1-based position in the chain.")
+    goal: str = Field(description="The sub-question this hop answers.")
+    answer: str = Field(description="Gold answer of the hop.")
+    answer_aliases: list[str] = Field(default_factory=list, description="Accepted alternatives.")
+    entity_id: str = Field("", description="KB id of the answer, empty for literals.")
+    ambiguous: bool = Field(False, description="Whether this hop is ambiguous (Ambi).")
+    ambiguity_type: AmbiguityType | Literal[""] = Field(
+        "", description="entity, version, criteria, factual, or empty when not ambiguous."
+    )
+    ambiguity_note: str = Field("", description="What is underspecified, for reviewers.")
+    candidates: list[Candidate] = Field(
+        default_factory=list, description="Entities that fit the weakened description."
+    )
+    clue: str = Field(
+        "", description="The user's memory fragment that resolves it; empty when unambiguous."
+    )
+    evidence: list[Evidence] = Field(default_factory=list)
+
+
+class Provenance(_Record):
+    snapshot_id: str = Field("", description="Identifier of the knowledge snapshot.")
+    snapshot_version: str = Field("", description="Version/date of the knowledge snapshot.")
+    builder_version: str = Field("", description="discobench-builder version that built it.")
+    created_at: str = Field("", description="ISO timestamp of creation.")
+    seed_id: str = Field("", description="Id of the seed chain the sample was built from.")
+    generator: str = Field(
+        "", description="Generator settings as compact JSON (seed, types, paraphrase model)."
+    )
+
+
+class ReviewInfo(_Record):
+    status: ReviewStatus = Field("draft", description="Review state of the sample.")
+    annotators: int = Field(0, ge=0, description="Number of annotators who reviewed it.")
+    agreement: float | None = Field(
+        None, description="Share of annotator pairs agreeing on the overall decision."
+    )
+    inspector_decision: Literal["", "accept", "reject", "fix"] = Field(
+        "", description="Final decision of the quality inspector."
+    )
+    reason: str = Field("", description="Inspector's reason or notes.")
+
+
+class Sample(_Record):
+    """One benchmark item."""
+
+    id: str = Field(description="Stable id, e.g. disco-000123.")
+    domain: Domain
+    difficulty: Difficulty = Field(description="easy=1, medium=2, hard=3+ ambiguous checkpoints.")
+    question: str = Field(description="The question as the (vague) user asks it.")
+    unambiguous_question: str = Field(description="The question with every constraint restored.")
+    answer: str = Field(description="Gold final answer (the last checkpoint's answer).")
+    answer_aliases: list[str] = Field(default_factory=list)
+    checkpoints: list[Checkpoint] = Field(min_length=1)
+    num_ambiguities: int = Field(ge=0, description="Number of ambiguous checkpoints.")
+    canary: str = Field("", description="Contamination canary string, when the export sets one.")
+    provenance: Provenance = Field(default_factory=Provenance)
+    review: ReviewInfo = Field(default_factory=ReviewInfo)
+
+
+def difficulty_for(num_ambiguities: int) -> Difficulty:
+    """easy = 1 ambiguous checkpoint, medium = 2, hard = 3 or more."""
+    if num_ambiguities <= 1:
+        return "easy"
+    if num_ambiguities == 2:
+        return "medium"
+    return "hard"
