@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import click
 import typer
 from rich.console import Console
 from typer.core import TyperGroup
@@ -21,7 +20,7 @@ err_console = Console(stderr=True)
 class ErrorHandlingGroup(TyperGroup):
     """Turns :class:`DiscoBenchError` into a red one-line message and its exit code."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: typer.Context) -> Any:
         try:
             return super().invoke(ctx)
         except DiscoBenchError as exc:
@@ -41,7 +40,7 @@ def new_app(help_text: str) -> typer.Typer:
     )
 
 
-def workspace_from(ctx: click.Context | typer.Context) -> Workspace:
+def workspace_from(ctx: typer.Context) -> Workspace:
     """The workspace chosen by ``--workspace`` / ``DISCOBENCH_WORKSPACE`` (default ./work)."""
     root = ctx.find_root()
     obj = root.obj if isinstance(root.obj, dict) else {}

@@ -72,8 +72,8 @@ class QuantityValue(_Wire):
 
     amount: str
     unit: str = Field("1", description='"1" for unitless, else an entity URI.')
-    upperBound: str | None = None  # noqa: N815 - wire name
-    lowerBound: str | None = None  # noqa: N815 - wire name
+    upperBound: str | None = None
+    lowerBound: str | None = None
 
     @property
     def number(self) -> Decimal | None:
