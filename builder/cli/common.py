@@ -7,6 +7,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from typer._click.core import Context as ClickContext
 from typer.core import TyperGroup
 
 from builder.config import get_settings
@@ -20,7 +21,7 @@ err_console = Console(stderr=True)
 class ErrorHandlingGroup(TyperGroup):
     """Turns :class:`DiscoBenchError` into a red one-line message and its exit code."""
 
-    def invoke(self, ctx: typer.Context) -> Any:
+    def invoke(self, ctx: ClickContext) -> Any:
         try:
             return super().invoke(ctx)
         except DiscoBenchError as exc:
@@ -40,7 +41,7 @@ def new_app(help_text: str) -> typer.Typer:
     )
 
 
-def workspace_from(ctx: typer.Context) -> Workspace:
+def workspace_from(ctx: ClickContext) -> Workspace:
     """The workspace chosen by ``--workspace`` / ``DISCOBENCH_WORKSPACE`` (default ./work)."""
     root = ctx.find_root()
     obj = root.obj if isinstance(root.obj, dict) else {}
