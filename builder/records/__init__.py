@@ -13,7 +13,7 @@ from builder.records.sample import (
     Sample,
     difficulty_for,
 )
-from builder.records.seed import Constraint, Hop, SeedChain
+from builder.records.seed import Constraint, Hop, Reject, SeedChain
 from builder.records.trajectory import (
     AnswerEvent,
     AskEvent,
@@ -56,6 +56,7 @@ __all__ = [
     "Page",
     "Provenance",
     "QuantityValue",
+    "Reject",
     "ReviewDecision",
     "ReviewInfo",
     "RunInfo",

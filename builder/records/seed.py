@@ -61,3 +61,21 @@ class SeedChain(BaseModel):
     topic_id: str = Field(description="KB id of the hop-1 entity.")
     hops: list[Hop] = Field(min_length=1)
     question: str = Field("", description="Unambiguous question text for the whole chain.")
+
+
+class Reject(BaseModel):
+    """One item that failed a stage or a check, with the numbers behind the failure.
+
+    Rejects are JSONL of these (``builder.samples_io.write_rejects``); a run goes on after one.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    seed_id: str = Field("", description="Seed chain the item came from, if any.")
+    sample_id: str = Field("", description="Sample id, empty when no sample was built.")
+    check: str = Field(
+        description="Failing check (unique, ambiguous, solvable, consequential, no_leakage, "
+        "retrievable) or stage step (e.g. inject:entity, seed)."
+    )
+    reason: str = Field(description="One-line human reason.")
+    detail: str = Field("", description="The numbers behind it (counts, ids), compact text.")
