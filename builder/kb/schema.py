@@ -1,0 +1,90 @@
+"""SQLite schema of the snapshot store.
+
+One row per entity (its document without claims), one row per statement (its JSON plus the
+columns the indexes need), one row per indexed label/alias, one row per page plus an FTS5
+index over page texts. Secondary indexes are listed apart so a bulk import can drop them
+and build them once at the end, which is much faster than updating them row by row.
+"""
+
+from __future__ import annotations
+
+SCHEMA_VERSION = "1"
+
+TABLES = """
+CREATE TABLE IF NOT EXISTS meta (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS entities (
+    id       TEXT PRIMARY KEY,
+    kind     TEXT NOT NULL,          -- item | property
+    datatype TEXT,                   -- properties only
+    doc      TEXT NOT NULL           -- entity JSON without "claims"
+);
+CREATE TABLE IF NOT EXISTS statements (
+    entity_id     TEXT NOT NULL,
+    pid           TEXT NOT NULL,
+    ordinal       INTEGER NOT NULL,  -- position in claims (property order, then statement order)
+    statement_id  TEXT,
+    rank          INTEGER NOT NULL,  -- 2 preferred, 1 normal, 0 deprecated
+    best          INTEGER NOT NULL,  -- 1: preferred if any, else normal; never deprecated
+    value_type    TEXT,              -- datavalue type; NULL for somevalue/novalue
+    value_key     TEXT,              -- DataValue.key()
+    datatype      TEXT,              -- mainsnak datatype (property datatype)
+    amount        REAL,              -- quantities only
+    unit          TEXT,              -- quantities only: unit entity id, NULL when unitless
+    point_in_time TEXT,              -- qualifier P585
+    start_time    TEXT,              -- qualifier P580
+    end_time      TEXT,              -- qualifier P582
+    qualified     INTEGER NOT NULL,  -- 1 when the statement has any qualifier
+    doc           TEXT NOT NULL      -- statement JSON as Wikidata writes it
+);
+CREATE INDEX IF NOT EXISTS statements_subject ON statements (entity_id, pid, ordinal);
+CREATE TABLE IF NOT EXISTS names (
+    entity_id TEXT NOT NULL,
+    lang      TEXT NOT NULL,
+    is_alias  INTEGER NOT NULL,
+    position  INTEGER NOT NULL,
+    value     TEXT NOT NULL,
+    norm      TEXT NOT NULL          -- builder.kb.text.normalize_name(value)
+);
+CREATE INDEX IF NOT EXISTS names_entity ON names (entity_id, lang, is_alias, position);
+CREATE TABLE IF NOT EXISTS pages (
+    rowid     INTEGER PRIMARY KEY,
+    entity_id TEXT NOT NULL UNIQUE,
+    title     TEXT NOT NULL,
+    url       TEXT NOT NULL,
+    text      TEXT NOT NULL,
+    lang      TEXT NOT NULL,
+    source    TEXT NOT NULL
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS pages_fts USING fts5 (
+    title, text, content='pages', content_rowid='rowid',
+    tokenize='unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS pages_ai AFTER INSERT ON pages BEGIN
+    INSERT INTO pages_fts (rowid, title, text) VALUES (new.rowid, new.title, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS pages_ad AFTER DELETE ON pages BEGIN
+    INSERT INTO pages_fts (pages_fts, rowid, title, text)
+    VALUES ('delete', old.rowid, old.title, old.text);
+END;
+CREATE TRIGGER IF NOT EXISTS pages_au AFTER UPDATE ON pages BEGIN
+    INSERT INTO pages_fts (pages_fts, rowid, title, text)
+    VALUES ('delete', old.rowid, old.title, old.text);
+    INSERT INTO pages_fts (rowid, title, text) VALUES (new.rowid, new.title, new.text);
+END;
+"""
+
+# name -> CREATE statement; dropped during bulk imports and rebuilt at the end.
+SECONDARY_INDEXES: dict[str, str] = {
+    # reverse index (property, value) -> subjects; covering, so subjects() never reads rows
+    "statements_value": "CREATE INDEX IF NOT EXISTS statements_value "
+    "ON statements (pid, value_key, best, rank, entity_id)",
+    # time-qualified groups
+    "statements_timed": "CREATE INDEX IF NOT EXISTS statements_timed "
+    "ON statements (entity_id, pid) WHERE rank > 0 AND "
+    "(point_in_time IS NOT NULL OR start_time IS NOT NULL OR end_time IS NOT NULL)",
+    "names_norm": "CREATE INDEX IF NOT EXISTS names_norm ON names (norm, entity_id)",
+    "entities_kind": "CREATE INDEX IF NOT EXISTS entities_kind ON entities (kind, id)",
+}

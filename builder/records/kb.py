@@ -1,0 +1,112 @@
+"""Records returned by the knowledge store (``builder.kb.store``) and its importers.
+
+Query results are frozen: they are answers, not working state. Times are Wikidata time
+strings (``+2017-03-03T00:00:00Z``) so callers can render them at any precision.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class UpsertCounts(_Frozen):
+    """How many entities a write added and how many replaced an existing one (same id)."""
+
+    inserted: int = 0
+    replaced: int = 0
+
+
+class TimedValue(_Frozen):
+    """One statement of a time-qualified group: its value and the qualifiers telling it apart."""
+
+    statement_id: str | None = Field(description="Statement GUID, None when the source had none.")
+    value_key: str = Field(description="DataValue.key() of the main value.")
+    display: str = Field(description="Human text of the value (entity label, number, date).")
+    rank: str = Field(description="preferred or normal (deprecated statements are never listed).")
+    point_in_time: str | None = Field(None, description="P585 time string, if any.")
+    start: str | None = Field(None, description="P580 start time string, if any.")
+    end: str | None = Field(None, description="P582 end time string, if any.")
+
+
+class TimeGroup(_Frozen):
+    """A (subject, property) holding >= 2 non-deprecated values told apart by time qualifiers."""
+
+    subject_id: str
+    property: str
+    values: list[TimedValue] = Field(description="Ordered by time (P585, else P580, else P582).")
+
+
+class NumericValue(_Frozen):
+    """The best-rank quantity of one entity for one property (latest P585 when several)."""
+
+    entity_id: str
+    amount: float
+    unit: str | None = Field(None, description="Unit entity id (Q11573), None when unitless.")
+    point_in_time: str | None = None
+
+
+class SearchHit(_Frozen):
+    """One full-text search result over page texts (BM25; higher score = better)."""
+
+    entity_id: str
+    title: str
+    url: str
+    snippet: str
+    score: float
+
+
+class KBStats(_Frozen):
+    """Counts describing a snapshot store."""
+
+    entities: int
+    items: int
+    properties: int
+    statements: int
+    qualified_statements: int
+    pages: int
+    per_domain: dict[str, int]
+    snapshot_id: str | None = None
+    snapshot_version: str | None = None
+
+
+class BadRecord(_Frozen):
+    """A record an importer could not read: where, and why. The import goes on without it."""
+
+    path: Path
+    line: int | None = Field(None, description="1-based line number, None for whole documents.")
+    reason: str
+
+
+class SkippedFile(_Frozen):
+    """A file that holds no importable entities or pages (e.g. a search reply)."""
+
+    path: Path
+    reason: str
+
+
+class ImportReport(BaseModel):
+    """What ``import_paths`` did; filled in as the import runs."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    imported: int = Field(0, description="Entities newly inserted.")
+    replaced: int = Field(0, description="Entities that replaced one with the same id.")
+    pages: int = Field(0, description="Pages inserted or replaced.")
+    skipped_records: int = Field(0, description="Records skipped on purpose (lexemes, missing).")
+    skipped_files: list[SkippedFile] = Field(default_factory=list)
+    bad_records: list[BadRecord] = Field(default_factory=list)
+    warnings: list[BadRecord] = Field(
+        default_factory=list, description="Imported, but something looked off (e.g. id mismatch)."
+    )
+    files: int = Field(0, description="Files read.")
+
+    @property
+    def total(self) -> int:
+        """Entities and pages written (inserted or replaced)."""
+        return self.imported + self.replaced + self.pages
