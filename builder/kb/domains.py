@@ -20,6 +20,7 @@ DOMAIN_CLASSES: dict[str, dict[str, str]] = {
         "Q24856": "film series",
         "L:class-film-studio": "film studio",
         "L:class-film-award": "film award",
+        "L:class-tv-network": "television network",
     },
     "games": {
         "Q7889": "video game",
@@ -46,6 +47,7 @@ DOMAIN_CLASSES: dict[str, dict[str, str]] = {
         "L:class-building": "building",
         "L:class-novel": "novel",
         "L:class-literary-award": "literary award",
+        "L:class-art-award": "art award",
     },
     "finance": {
         "Q4830453": "business",
