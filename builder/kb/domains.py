@@ -38,6 +38,9 @@ DOMAIN_CLASSES: dict[str, dict[str, str]] = {
         "L:class-science-prize": "science prize",
         "L:class-scientific-theory": "scientific theory",
         "L:class-academic-journal": "academic journal",
+        "L:class-planet": "planet",
+        "L:class-natural-satellite": "natural satellite",
+        "L:class-star": "star",
     },
     "art": {
         "Q3305213": "painting",
@@ -99,6 +102,7 @@ DOMAIN_CLASSES: dict[str, dict[str, str]] = {
         "L:class-medical-discovery": "medical discovery",
         "L:class-pathogen": "pathogen",
         "L:class-organ": "organ of the human body",
+        "L:class-taxon": "taxon",
     },
     "technology": {
         "Q9143": "programming language",
@@ -109,6 +113,7 @@ DOMAIN_CLASSES: dict[str, dict[str, str]] = {
         "L:class-tech-company": "technology company",
         "L:class-spacecraft": "spacecraft",
         "L:class-invention": "invention",
+        "L:class-space-agency": "space agency",
     },
     "law_policy": {
         "Q7278": "political party",
@@ -132,6 +137,7 @@ OCCUPATION_DOMAINS: dict[str, str] = {
     "Q169470": "academic",  # physicist
     "Q593644": "academic",  # chemist
     "Q170790": "academic",  # mathematician
+    "L:occ-astronomer": "academic",
     "Q1028181": "art",  # painter
     "Q1281618": "art",  # sculptor
     "Q42973": "art",  # architect
