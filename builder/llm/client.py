@@ -1,0 +1,267 @@
+"""One thin client for any OpenAI-compatible chat-completions endpoint (OpenAI, vLLM, Ollama).
+
+Why not the SDK's own retry: we want one place that decides which failures are retried
+(429, 5xx, connection errors, timeouts), how long to wait (``Retry-After`` when the server
+sends it, else exponential backoff), and that turns the final failure into a
+:class:`ServiceError` naming the endpoint and model — never the key. Responses are cached on
+disk keyed by a hash of the request (host, model, messages, tools, parameters) so that
+re-runs are reproducible and free; the key is never part of the cache or any message.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlparse
+
+import openai
+from pydantic import BaseModel, ConfigDict, Field
+
+from builder.errors import ConfigError, ServiceError
+from builder.llm.cache import JsonCache, request_key
+
+if TYPE_CHECKING:
+    from builder.config import Settings
+
+CACHE_VERSION = 1
+"""Bump when the cached payload's shape changes; old entries then miss."""
+
+
+class TokenUsage(BaseModel):
+    """Tokens of one call or a sum of calls."""
+
+    model_config = ConfigDict(frozen=True)
+
+    input_tokens: int = Field(0, ge=0, description="Prompt tokens.")
+    output_tokens: int = Field(0, ge=0, description="Completion tokens.")
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        return TokenUsage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+        )
+
+
+class ToolCall(BaseModel):
+    """A function call the model asked for."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    name: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    raw_arguments: str = Field("", description="The arguments exactly as the model sent them.")
+    arguments_error: str | None = Field(
+        None, description="Why ``raw_arguments`` is not a JSON object (then arguments is {})."
+    )
+
+
+class ChatResult(BaseModel):
+    """The first choice of a chat completion."""
+
+    model_config = ConfigDict(frozen=True)
+
+    content: str | None = None
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    usage: TokenUsage = Field(default_factory=TokenUsage)
+    cached: bool = Field(False, description="Served from the on-disk cache.")
+
+    def as_message(self) -> dict[str, Any]:
+        """The assistant message to append to the conversation (OpenAI wire format)."""
+        msg: dict[str, Any] = {"role": "assistant", "content": self.content}
+        if self.tool_calls:
+            msg["tool_calls"] = [
+                {
+                    "id": tc.id,
+                    "type": "function",
+                    "function": {"name": tc.name, "arguments": tc.raw_arguments or "{}"},
+                }
+                for tc in self.tool_calls
+            ]
+        return msg
+
+
+class UsageMeter:
+    """Thread-safe running totals over every call of a client."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.calls = 0
+        self.cached_calls = 0
+        self.retries = 0
+        self.usage = TokenUsage()
+
+    def add(self, result: ChatResult) -> None:
+        with self._lock:
+            self.calls += 1
+            self.cached_calls += int(result.cached)
+            self.usage = self.usage + result.usage
+
+    def add_retry(self) -> None:
+        with self._lock:
+            self.retries += 1
+
+
+_RETRYABLE = (
+    openai.RateLimitError,
+    openai.InternalServerError,
+    openai.APIConnectionError,  # includes APITimeoutError
+)
+
+
+def _parse_tool_call(tc_id: str, name: str, raw: str) -> ToolCall:
+    try:
+        args = json.loads(raw) if raw.strip() else {}
+    except json.JSONDecodeError as exc:
+        return ToolCall(id=tc_id, name=name, raw_arguments=raw, arguments_error=str(exc))
+    if not isinstance(args, dict):
+        return ToolCall(id=tc_id, name=name, raw_arguments=raw, arguments_error="not a JSON object")
+    return ToolCall(id=tc_id, name=name, arguments=args, raw_arguments=raw)
+
+
+class LLMClient:
+    """Chat completions with retries, token accounting and an on-disk cache."""
+
+    def __init__(
+        self,
+        *,
+        model: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        cache_dir: Path | None = None,
+        max_retries: int = 5,
+        backoff_base: float = 1.0,
+        backoff_max: float = 30.0,
+        timeout: float = 120.0,
+    ) -> None:
+        if not api_key:
+            if base_url is None:
+                raise ConfigError(
+                    "no API key for the OpenAI endpoint",
+                    hint="set OPENAI_API_KEY, or OPENAI_BASE_URL for a local vLLM/Ollama server",
+                )
+            api_key = "EMPTY"  # local servers (vLLM, Ollama) accept any key
+        self.model = model
+        self.base_url = base_url
+        self.host = urlparse(base_url).netloc if base_url else "api.openai.com"
+        self.max_retries = max_retries
+        self.backoff_base = backoff_base
+        self.backoff_max = backoff_max
+        self.cache = JsonCache(cache_dir) if cache_dir is not None else None
+        self.meter = UsageMeter()
+        self._client = openai.OpenAI(
+            api_key=api_key, base_url=base_url, max_retries=0, timeout=timeout
+        )
+
+    @classmethod
+    def from_settings(
+        cls,
+        settings: Settings,
+        *,
+        cache_dir: Path | None = None,
+        model: str | None = None,
+        **kwargs: Any,
+    ) -> LLMClient:
+        """Endpoint, key and default model from :class:`Settings` (env ``OPENAI_*``)."""
+        key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+        return cls(
+            model=model or settings.openai_model,
+            base_url=settings.openai_base_url,
+            api_key=key,
+            cache_dir=cache_dir,
+            **kwargs,
+        )
+
+    def __repr__(self) -> str:  # never show the key
+        return f"LLMClient(model={self.model!r}, host={self.host!r})"
+
+    def chat(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        tools: list[dict[str, Any]] | None = None,
+        temperature: float = 0.0,
+        max_tokens: int | None = None,
+        cache: bool = True,
+    ) -> ChatResult:
+        """One chat completion (first choice); cached unless ``cache=False``."""
+        params: dict[str, Any] = {"temperature": temperature}
+        if max_tokens is not None:
+            params["max_tokens"] = max_tokens
+        key = request_key(
+            {
+                "v": CACHE_VERSION,
+                "host": self.host,
+                "model": self.model,
+                "messages": messages,
+                "tools": tools,
+                "params": params,
+            }
+        )
+        if cache and self.cache is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                result = ChatResult.model_validate({**hit, "cached": True})
+                self.meter.add(result)
+                return result
+        result = self._call(messages, tools, params)
+        if cache and self.cache is not None:
+            self.cache.put(key, result.model_dump(mode="json", exclude={"cached"}))
+        self.meter.add(result)
+        return result
+
+    def _call(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, params: Any
+    ) -> ChatResult:
+        kwargs: dict[str, Any] = {"model": self.model, "messages": messages, **params}
+        if tools:
+            kwargs["tools"] = tools
+        attempt = 0
+        while True:
+            try:
+                resp = self._client.chat.completions.create(**kwargs)
+                break
+            except _RETRYABLE as exc:
+                if attempt >= self.max_retries:
+                    raise ServiceError(
+                        f"LLM endpoint {self.host} (model {self.model}) failed after "
+                        f"{attempt + 1} attempts: {type(exc).__name__}",
+                        hint="check the server is up and the rate limits; re-run resumes",
+                    ) from None
+                time.sleep(self._delay(exc, attempt))
+                self.meter.add_retry()
+                attempt += 1
+            except openai.APIStatusError as exc:
+                raise ServiceError(
+                    f"LLM endpoint {self.host} (model {self.model}) refused the request: "
+                    f"HTTP {exc.status_code}",
+                    hint="check OPENAI_BASE_URL, the model name and OPENAI_API_KEY",
+                ) from None
+        if not resp.choices:
+            raise ServiceError(f"LLM endpoint {self.host} returned no choices")
+        msg = resp.choices[0].message
+        calls = [
+            _parse_tool_call(tc.id, tc.function.name, tc.function.arguments or "")
+            for tc in (msg.tool_calls or [])
+            if tc.type == "function"
+        ]
+        usage = TokenUsage(
+            input_tokens=(resp.usage.prompt_tokens or 0) if resp.usage else 0,
+            output_tokens=(resp.usage.completion_tokens or 0) if resp.usage else 0,
+        )
+        return ChatResult(content=msg.content, tool_calls=calls, usage=usage)
+
+    def _delay(self, exc: Exception, attempt: int) -> float:
+        """``Retry-After`` (seconds) when the server sent one, else exponential backoff."""
+        response = getattr(exc, "response", None)
+        if response is not None:
+            value = response.headers.get("retry-after")
+            if value:
+                try:
+                    return min(float(value), self.backoff_max)
+                except ValueError:
+                    pass
+        return float(min(self.backoff_base * (2**attempt), self.backoff_max))

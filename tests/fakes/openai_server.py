@@ -1,0 +1,197 @@
+"""A real HTTP server on 127.0.0.1 that speaks the OpenAI chat-completions wire format.
+
+Scripted: give it a list of replies (served in order) or a function of the request body.
+Replies are built with :func:`text_reply` and :func:`tool_reply`. Options: a per-request
+latency (for concurrency benchmarks) and a number of initial failures with a status code
+(429 or 5xx, optional ``Retry-After``) to exercise retries.
+
+    with FakeOpenAIServer([text_reply("hi")]) as server:
+        client = LLMClient(model="m", base_url=server.url, api_key="sk-test")
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Reply = dict[str, Any]
+Responder = Callable[[dict[str, Any]], Reply]
+
+
+def text_reply(content: str, *, usage: tuple[int, int] | None = None) -> Reply:
+    """An assistant message with text content."""
+    return {"content": content, "tool_calls": [], "usage": usage}
+
+
+def tool_reply(
+    *calls: tuple[str, dict[str, Any] | str],
+    content: str | None = None,
+    usage: tuple[int, int] | None = None,
+) -> Reply:
+    """An assistant message calling tools: ``tool_reply(("search", {"query": "x"}))``.
+
+    An argument given as ``str`` is sent verbatim (to test malformed JSON).
+    """
+    return {"content": content, "tool_calls": list(calls), "usage": usage}
+
+
+def _default_usage(body: dict[str, Any], reply: Reply) -> tuple[int, int]:
+    """Deterministic stand-in token counts: ~4 characters per token."""
+    prompt = sum(len(json.dumps(m, sort_keys=True)) for m in body.get("messages", []))
+    completion = len(reply.get("content") or "") + sum(
+        len(json.dumps(c[1])) for c in reply.get("tool_calls", [])
+    )
+    return max(1, prompt // 4), max(1, completion // 4)
+
+
+class FakeOpenAIServer:
+    """``POST /v1/chat/completions`` on a free local port, in a background thread."""
+
+    def __init__(
+        self,
+        script: Sequence[Reply] | Responder | None = None,
+        *,
+        latency: float = 0.0,
+        fail_first: int = 0,
+        fail_status: int = 429,
+        retry_after: str | None = None,
+        model: str = "fake-model",
+    ) -> None:
+        self._script = script
+        self._cursor = 0
+        self.latency = latency
+        self.fail_first = fail_first
+        self.fail_status = fail_status
+        self.retry_after = retry_after
+        self.model = model
+        self.requests: list[dict[str, Any]] = []
+        self.auth_headers: list[str] = []
+        self.failures_sent = 0
+        self._lock = threading.Lock()
+        self._calls = 0
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        """Base URL to give the OpenAI client (ends in ``/v1``)."""
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host!s}:{port}/v1"
+
+    def start(self) -> FakeOpenAIServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self) -> FakeOpenAIServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # --- request handling -------------------------------------------------------------
+    def _next_reply(self, body: dict[str, Any]) -> Reply | None:
+        if self._script is None:
+            return text_reply("ok")
+        if callable(self._script):
+            return self._script(body)
+        with self._lock:
+            if self._cursor >= len(self._script):
+                return None
+            reply = self._script[self._cursor]
+            self._cursor += 1
+        return reply
+
+    def _completion(self, body: dict[str, Any], reply: Reply) -> dict[str, Any]:
+        with self._lock:
+            self._calls += 1
+            n = self._calls
+        tool_calls = [
+            {
+                "id": f"call_{n}_{i}",
+                "type": "function",
+                "function": {
+                    "name": name,
+                    "arguments": args if isinstance(args, str) else json.dumps(args),
+                },
+            }
+            for i, (name, args) in enumerate(reply.get("tool_calls", []))
+        ]
+        message: dict[str, Any] = {"role": "assistant", "content": reply.get("content")}
+        if tool_calls:
+            message["tool_calls"] = tool_calls
+        prompt, completion = reply.get("usage") or _default_usage(body, reply)
+        return {
+            "id": f"chatcmpl-{n}",
+            "object": "chat.completion",
+            "created": 1_700_000_000 + n,
+            "model": body.get("model", self.model),
+            "choices": [
+                {
+                    "index": 0,
+                    "message": message,
+                    "finish_reason": "tool_calls" if tool_calls else "stop",
+                    "logprobs": None,
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt,
+                "completion_tokens": completion,
+                "total_tokens": prompt + completion,
+            },
+        }
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, format: str, *args: Any) -> None:  # quiet
+                return
+
+            def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str]) -> None:
+                data = json.dumps(payload).encode("utf-8")
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for k, v in headers.items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", "0"))
+                raw = self.rfile.read(length)
+                if self.path.rstrip("/") != "/v1/chat/completions":
+                    self._send(404, {"error": {"message": "not found"}}, {})
+                    return
+                body = json.loads(raw or b"{}")
+                with server._lock:
+                    server.requests.append(body)
+                    server.auth_headers.append(self.headers.get("Authorization", ""))
+                    fail = server.failures_sent < server.fail_first
+                    if fail:
+                        server.failures_sent += 1
+                if server.latency:
+                    time.sleep(server.latency)
+                if fail:
+                    headers = {"Retry-After": server.retry_after} if server.retry_after else {}
+                    err = {"error": {"message": "scripted failure", "type": "rate_limit"}}
+                    self._send(server.fail_status, err, headers)
+                    return
+                reply = server._next_reply(body)
+                if reply is None:
+                    self._send(400, {"error": {"message": "fake server: script exhausted"}}, {})
+                    return
+                self._send(200, server._completion(body, reply), {})
+
+        return Handler
