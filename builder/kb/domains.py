@@ -41,6 +41,7 @@ DOMAIN_CLASSES: dict[str, dict[str, str]] = {
         "L:class-planet": "planet",
         "L:class-natural-satellite": "natural satellite",
         "L:class-star": "star",
+        "L:class-learned-society": "learned society",
     },
     "art": {
         "Q3305213": "painting",
