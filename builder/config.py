@@ -70,6 +70,11 @@ class Settings(BaseSettings):
     hf_token: SecretStr | None = Field(
         None, validation_alias=AliasChoices("HF_TOKEN", "DISCOBENCH_HF_TOKEN")
     )
+    hf_endpoint: str | None = Field(
+        None,
+        validation_alias=AliasChoices("HF_ENDPOINT", "DISCOBENCH_HF_ENDPOINT"),
+        description="Another Hugging Face Hub endpoint (default: the public Hub).",
+    )
     tavily_api_key: SecretStr | None = Field(
         None, validation_alias=AliasChoices("TAVILY_API_KEY", "DISCOBENCH_TAVILY_API_KEY")
     )

@@ -1,0 +1,175 @@
+"""The dataset card (README.md with YAML front matter) of an export.
+
+Metadata comes from ``datasets``/``huggingface_hub`` (``DatasetInfo._to_yaml_dict`` and
+``DatasetCardData``) so the Hub and ``load_dataset`` read it as they read their own cards; the
+body is a Jinja template (``builder/templates/dataset_card.md.j2``). Field descriptions are
+read from the pydantic records, so the card explains exactly the exported columns.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from datasets import DatasetInfo, Features, SplitDict, SplitInfo
+from huggingface_hub import DatasetCardData
+from pydantic import BaseModel
+
+from builder import __version__
+from builder.records.sample import (
+    AMBIGUITY_TYPES,
+    DOMAINS,
+    Candidate,
+    Checkpoint,
+    Evidence,
+    Provenance,
+    ReviewInfo,
+    Sample,
+)
+
+TEMPLATE_DIR = Path(__file__).resolve().parents[1] / "templates"
+
+
+class CardStats:
+    """Table 1 counts and review figures, accumulated one sample at a time."""
+
+    def __init__(self) -> None:
+        self.samples = 0
+        self.instances = 0
+        self.difficulty: Counter[str] = Counter()
+        self.types: Counter[str] = Counter()
+        self.domains: Counter[str] = Counter()
+        self.review_status: Counter[str] = Counter()
+        self.agreements: list[float] = []
+        self.snapshot: set[str] = set()
+
+    def add(self, sample: Sample) -> None:
+        self.samples += 1
+        self.difficulty[sample.difficulty] += 1
+        self.domains[sample.domain] += 1
+        for cp in sample.checkpoints:
+            if cp.ambiguous:
+                self.instances += 1
+                self.types[cp.ambiguity_type] += 1
+        self.review_status[sample.review.status] += 1
+        if sample.review.agreement is not None:
+            self.agreements.append(sample.review.agreement)
+        prov = sample.provenance
+        if prov.snapshot_id:
+            self.snapshot.add(f"{prov.snapshot_id} {prov.snapshot_version}".strip())
+
+    def table(self) -> list[tuple[str, str, int, str]]:
+        """Rows (group, key, count, share%) in the paper's Table 1 order."""
+        rows: list[tuple[str, str, int, str]] = []
+
+        def pct(n: int, d: int) -> str:
+            return f"{100 * n / d:.1f}%" if d else "-"
+
+        for key in ("easy", "medium", "hard"):
+            rows.append(
+                ("difficulty", key, self.difficulty[key], pct(self.difficulty[key], self.samples))
+            )
+        for key in AMBIGUITY_TYPES:
+            rows.append(
+                ("ambiguity type", key, self.types[key], pct(self.types[key], self.instances))
+            )
+        for key in DOMAINS:
+            rows.append(("domain", key, self.domains[key], pct(self.domains[key], self.samples)))
+        return rows
+
+
+def _size_category(n: int) -> str:
+    for limit, name in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K")):
+        if n < limit:
+            return name
+    return "100K<n<1M"
+
+
+def _field_docs(model: type[BaseModel], prefix: str = "") -> list[tuple[str, str]]:
+    docs = []
+    for name, field in model.model_fields.items():
+        docs.append((f"{prefix}{name}", field.description or ""))
+    return docs
+
+
+def field_docs() -> list[tuple[str, str]]:
+    """(column path, meaning) for every exported column, from the records' descriptions."""
+    return [
+        *_field_docs(Sample),
+        *_field_docs(Checkpoint, "checkpoints[]."),
+        *_field_docs(Candidate, "checkpoints[].candidates[]."),
+        *_field_docs(Evidence, "checkpoints[].evidence[]."),
+        *_field_docs(Provenance, "provenance."),
+        *_field_docs(ReviewInfo, "review."),
+    ]
+
+
+def write_card(
+    path: Path,
+    *,
+    features: Features,
+    counts: dict[str, dict[str, int]],
+    num_bytes: dict[str, int],
+    stats: CardStats,
+    canary: str,
+    include_unreviewed: bool,
+    pretty_name: str,
+) -> None:
+    """Render README.md: YAML front matter (configs, dataset_info, licence …) and the body."""
+    configs: list[dict[str, Any]] = []
+    infos: list[dict[str, Any]] = []
+    for config, splits in counts.items():
+        configs.append(
+            {
+                "config_name": config,
+                "data_files": [
+                    {"split": split, "path": f"{config}/{split}-*.parquet"} for split in splits
+                ],
+                **({"default": True} if config == "default" else {}),
+            }
+        )
+        split_dict = SplitDict(
+            {
+                split: SplitInfo(
+                    name=split,
+                    num_bytes=num_bytes[f"{config}/{split}-00000-of-00001.parquet"],
+                    num_examples=n,
+                )
+                for split, n in splits.items()
+            }
+        )
+        info = DatasetInfo(features=features, splits=split_dict, config_name=config)
+        infos.append(info._to_yaml_dict())
+    card_data = DatasetCardData(
+        license="cc-by-sa-4.0",
+        language=["en"],
+        task_categories=["question-answering"],
+        size_categories=[_size_category(stats.samples)],
+        pretty_name=pretty_name,
+        tags=["deep-search", "clarification", "ambiguity", "multi-hop", "agents"],
+        configs=configs,
+        dataset_info=infos,
+    )
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    body = env.get_template("dataset_card.md.j2").render(
+        pretty_name=pretty_name,
+        stats=stats,
+        table=stats.table(),
+        counts=counts,
+        canary=canary,
+        include_unreviewed=include_unreviewed,
+        fields=field_docs(),
+        mean_agreement=(
+            sum(stats.agreements) / len(stats.agreements) if stats.agreements else None
+        ),
+        builder_version=__version__,
+        snapshots=sorted(stats.snapshot),
+    )
+    path.write_text(f"---\n{card_data.to_yaml()}\n---\n\n{body}", encoding="utf-8")
