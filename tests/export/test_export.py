@@ -18,7 +18,7 @@ from builder.errors import InputError, StageError
 from builder.export import export_dataset, push_to_hub, sample_features
 from builder.records.sample import Sample
 from builder.samples_io import read_samples, write_samples
-from tests.export.conftest import make_sample
+from builder.synthetic import make_sample
 from tests.export.fake_hub import fake_hub
 
 
