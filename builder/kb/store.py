@@ -243,6 +243,9 @@ class KnowledgeStore:
                 out[entity_id] = entity
         return out
 
+    def has_any_entity(self) -> bool:
+        return self.conn.execute("SELECT 1 FROM entities LIMIT 1").fetchone() is not None
+
     def has_entity(self, entity_id: str) -> bool:
         sql = "SELECT 1 FROM entities WHERE id = ?"
         return self.conn.execute(sql, (entity_id,)).fetchone() is not None

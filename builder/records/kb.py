@@ -99,8 +99,14 @@ class ImportReport(BaseModel):
     replaced: int = Field(0, description="Entities that replaced one with the same id.")
     pages: int = Field(0, description="Pages inserted or replaced.")
     skipped_records: int = Field(0, description="Records skipped on purpose (lexemes, missing).")
+    skipped: list[BadRecord] = Field(
+        default_factory=list, description="Why records were skipped (first 10,000)."
+    )
     skipped_files: list[SkippedFile] = Field(default_factory=list)
-    bad_records: list[BadRecord] = Field(default_factory=list)
+    bad_count: int = Field(0, description="Records that could not be read (exact count).")
+    bad_records: list[BadRecord] = Field(
+        default_factory=list, description="File, line and reason of bad records (first 10,000)."
+    )
     warnings: list[BadRecord] = Field(
         default_factory=list, description="Imported, but something looked off (e.g. id mismatch)."
     )
@@ -110,3 +116,43 @@ class ImportReport(BaseModel):
     def total(self) -> int:
         """Entities and pages written (inserted or replaced)."""
         return self.imported + self.replaced + self.pages
+
+
+class QualifierView(_Frozen):
+    """One qualifier of a statement, ready to print."""
+
+    property: str
+    property_label: str | None
+    value: str
+
+
+class StatementView(_Frozen):
+    """One best-rank statement, values shown with labels."""
+
+    value: str = Field(
+        description="Display text; '(unknown value)' / '(no value)' for those snaks."
+    )
+    value_key: str | None
+    rank: str
+    qualifiers: list[QualifierView] = Field(default_factory=list)
+
+
+class PropertyView(_Frozen):
+    property: str
+    property_label: str | None
+    statements: list[StatementView]
+    total: int = Field(description="All statements of the property, deprecated included.")
+
+
+class EntityView(_Frozen):
+    """What ``discobench kb show`` prints: an entity with labels resolved."""
+
+    id: str
+    kind: str
+    label: str | None
+    description: str | None
+    aliases: list[str]
+    datatype: str | None
+    domain: str | None
+    properties: list[PropertyView]
+    has_page: bool
