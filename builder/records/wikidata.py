@@ -11,10 +11,11 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
 Rank = Literal["preferred", "normal", "deprecated"]
 RANK_ORDER: dict[str, int] = {"preferred": 2, "normal": 1, "deprecated": 0}
+ENTITY_ID_PREFIX: dict[str, str] = {"item": "Q", "property": "P", "lexeme": "L"}
 
 
 class _Wire(BaseModel):
@@ -31,6 +32,15 @@ class EntityIdValue(_Wire):
     entity_type: str = Field("item", alias="entity-type", description="item, property, lexeme…")
     numeric_id: int | None = Field(None, alias="numeric-id", description="Legacy numeric id.")
     id: str = Field(description="Entity id, e.g. Q42, P31 or a local id such as L:nintendo.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _id_from_numeric_id(cls, data: Any) -> Any:
+        """Older documents (e.g. 2018 dumps) give only ``numeric-id``: derive ``id``."""
+        if isinstance(data, dict) and "id" not in data and "numeric-id" in data:
+            prefix = ENTITY_ID_PREFIX.get(data.get("entity-type", "item"), "Q")
+            return {**data, "id": f"{prefix}{data['numeric-id']}"}
+        return data
 
 
 class TimeValue(_Wire):
@@ -250,6 +260,15 @@ class Entity(_Wire):
     aliases: dict[str, list[LangValue]] = Field(default_factory=dict)
     claims: dict[str, list[Statement]] = Field(default_factory=dict)
     sitelinks: dict[str, Sitelink] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _empty_maps(cls, data: Any) -> Any:
+        """Wikibase (PHP) writes an empty map as ``[]`` in some replies; read it as ``{}``."""
+        maps = ("labels", "descriptions", "aliases", "claims", "sitelinks")
+        if isinstance(data, dict) and any(data.get(k) == [] for k in maps):
+            return {k: ({} if k in maps and v == [] else v) for k, v in data.items()}
+        return data
 
     def label(self, lang: str = "en") -> str | None:
         lv = self.labels.get(lang)
