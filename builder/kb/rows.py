@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from builder.records.wikidata import ENTITY_ID_PREFIX
+
 RANKS = {"preferred": 2, "normal": 1, "deprecated": 0}
 RANK_NAMES = {2: "preferred", 1: "normal", 0: "deprecated"}
 
@@ -37,7 +39,10 @@ def value_key(datavalue: dict[str, Any]) -> str:
     if isinstance(value, dict):
         try:
             if kind == "wikibase-entityid":
-                return str(value["id"])
+                if "id" in value:
+                    return str(value["id"])
+                prefix = ENTITY_ID_PREFIX.get(value.get("entity-type", "item"), "Q")
+                return f"{prefix}{value['numeric-id']}"
             if kind == "time":
                 return str(value["time"])
             if kind == "quantity":
