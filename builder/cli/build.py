@@ -1,9 +1,48 @@
-"""Commands of the build stage (filled in as the stage lands)."""
+"""``discobench build``: the README's main job — the whole chain offline on the bundled KB."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.table import Table
+
+from builder.cli.common import console, workspace_from
+from builder.kb.store import KnowledgeStore
+from builder.pipeline import BUNDLED_KB, BuildOptions, run_build
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the root app."""
+    @app.command("build")
+    def build_cmd(
+        ctx: typer.Context,
+        kb_dir: Annotated[
+            Path, typer.Option("--kb", help="Snapshot folder (entities.json + pages.jsonl).")
+        ] = BUNDLED_KB,
+        seed: Annotated[int, typer.Option("--seed", help="Seed of every random choice.")] = 0,
+        force: Annotated[
+            bool, typer.Option("--force", help="Re-run every step, even unchanged ones.")
+        ] = False,
+        progress: Annotated[bool, typer.Option(help="Show progress bars.")] = True,
+    ) -> None:
+        """Import the bundled snapshot and build the benchmark from it, offline.
+
+        Steps whose inputs did not change since the last run are skipped, so an
+        interrupted build resumes.
+        """
+        ws = workspace_from(ctx)
+        opts = BuildOptions(kb_dir=kb_dir, seed=seed, force=force, progress=progress)
+        results = run_build(ws, opts)
+        steps = Table("step", "status", "result", title=f"discobench build → {ws.root}")
+        for r in results:
+            steps.add_row(r.name, "unchanged" if r.skipped else "done", r.summary)
+        console.print(steps)
+        with KnowledgeStore.open(ws.kb_path, read_only=True) as store:
+            stats = store.stats()
+        kb = Table("knowledge", "count", title="snapshot")
+        for key in ("items", "properties", "statements", "qualified_statements", "pages"):
+            kb.add_row(key.replace("_", " "), str(getattr(stats, key)))
+        for domain, count in stats.per_domain.items():
+            kb.add_row(f"domain {domain}", str(count))
+        console.print(kb)

@@ -1,0 +1,151 @@
+"""``discobench build``: the whole chain, offline, on the bundled snapshot.
+
+Each step is keyed by a fingerprint of its inputs and parameters (content hashes, not
+timestamps) kept in ``WORKSPACE/build-state.json``; a re-run skips the steps whose
+fingerprint and outputs are unchanged, so an interrupted build resumes where it stopped and
+a changed input re-runs exactly the steps downstream of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from builder.workspace import Workspace
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+BUNDLED_KB = REPO_ROOT / "seeds" / "kb"
+
+
+class StepResult(BaseModel):
+    name: str
+    skipped: bool = Field(description="True when the fingerprint matched and outputs existed.")
+    summary: str = ""
+
+
+class BuildState(BaseModel):
+    fingerprints: dict[str, str] = Field(default_factory=dict)
+
+
+def file_digest(paths: Iterable[Path]) -> str:
+    """sha256 over the names and bytes of the files (streamed)."""
+    h = hashlib.sha256()
+    for path in sorted(paths):
+        h.update(path.name.encode())
+        with path.open("rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+    return h.hexdigest()
+
+
+def fingerprint(*parts: object) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+class BuildRunner:
+    """Runs named steps, skipping those whose fingerprint and outputs are unchanged."""
+
+    def __init__(self, ws: Workspace, *, force: bool = False) -> None:
+        self.ws = ws
+        self.force = force
+        self.path = ws.root / "build-state.json"
+        self.state = (
+            BuildState.model_validate_json(self.path.read_text())
+            if self.path.exists()
+            else BuildState()
+        )
+        self.results: list[StepResult] = []
+
+    def step(
+        self,
+        name: str,
+        key: str,
+        outputs: list[Path],
+        run: Callable[[], str],
+        describe_skip: Callable[[], str] | None = None,
+    ) -> StepResult:
+        fresh = (
+            not self.force
+            and self.state.fingerprints.get(name) == key
+            and all(p.exists() for p in outputs)
+        )
+        if fresh:
+            result = StepResult(
+                name=name, skipped=True, summary=describe_skip() if describe_skip else ""
+            )
+        else:
+            # Forget the old fingerprint first: a step cut off midway must re-run.
+            self.state.fingerprints.pop(name, None)
+            self._save()
+            summary = run()
+            self.state.fingerprints[name] = key
+            self._save()
+            result = StepResult(name=name, skipped=False, summary=summary)
+        self.results.append(result)
+        return result
+
+    def _save(self) -> None:
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(self.state.model_dump_json(indent=2))
+        tmp.replace(self.path)
+
+
+class BuildOptions(BaseModel):
+    """Parameters of ``discobench build``; each one is part of the fingerprints below it."""
+
+    kb_dir: Path = Field(BUNDLED_KB, description="Snapshot folder (entities.json, pages.jsonl).")
+    seed: int = 0
+    n_seeds: int = 600
+    hops: tuple[int, int] = (2, 4)
+    export_dir: Path = Field(REPO_ROOT / "exports" / "discobench-bundled")
+    run_eval: bool = True
+    force: bool = False
+    progress: bool = True
+
+
+def _snapshot_files(kb_dir: Path) -> list[Path]:
+    from builder.errors import InputError
+
+    files = [kb_dir / "entities.json", kb_dir / "pages.jsonl"]
+    for path in files:
+        if not path.exists():
+            raise InputError(
+                "the snapshot folder lacks this file",
+                path=path,
+                hint="run `python seeds/kb/build.py` to regenerate the bundled snapshot",
+            )
+    return files
+
+
+def step_import(runner: BuildRunner, opts: BuildOptions) -> None:
+    """Import the snapshot into a fresh store (replacing an older one)."""
+    from builder.kb.importers import import_paths
+    from builder.kb.store import KnowledgeStore
+
+    files = _snapshot_files(opts.kb_dir)
+    meta_path = opts.kb_dir / "snapshot.json"
+    meta: dict[str, str] = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+    key = fingerprint("import", file_digest(files), meta)
+
+    def run() -> str:
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{runner.ws.kb_path}{suffix}").unlink(missing_ok=True)
+        with KnowledgeStore.open(runner.ws.kb_path) as store:
+            report = import_paths(store, files, progress=opts.progress)
+            for k in ("snapshot_id", "snapshot_version"):
+                if meta.get(k):
+                    store.set_meta(k, meta[k])
+        return f"{report.imported} entities, {report.pages} pages, {report.bad_count} bad"
+
+    runner.step("import", key, [runner.ws.kb_path], run, lambda: "snapshot unchanged")
+
+
+def run_build(ws: Workspace, opts: BuildOptions) -> list[StepResult]:
+    """Run every step of the offline build in order; return what each did."""
+    runner = BuildRunner(ws, force=opts.force)
+    step_import(runner, opts)
+    return runner.results
