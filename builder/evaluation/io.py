@@ -1,0 +1,152 @@
+"""Reading datasets and trajectories, appending trajectories (one JSON line per episode)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+from pydantic import ValidationError
+
+from builder.errors import InputError
+from builder.records.sample import Sample
+from builder.records.trajectory import Trajectory
+from builder.samples_io import read_samples
+
+
+def _field(exc: ValidationError) -> str:
+    loc = exc.errors()[0]["loc"]
+    return ".".join(str(p) for p in loc)
+
+
+def _parquet_files(folder: Path) -> list[Path]:
+    """An export folder: the ``default`` config's files (every split), else every file."""
+    default = folder / "default"
+    files = sorted(default.rglob("*.parquet")) if default.is_dir() else []
+    return files or sorted(folder.rglob("*.parquet"))
+
+
+def _read_parquet(path: Path) -> Iterator[Sample]:
+    for row_no, row in enumerate(pq.read_table(path).to_pylist(), start=1):
+        try:
+            yield Sample.model_validate(row)
+        except ValidationError as exc:
+            raise InputError(
+                f"row {row_no} is not a Sample: {exc.errors()[0]['msg']}",
+                path=path,
+                field=_field(exc),
+                hint="pass a folder written by `discobench export`, or a samples JSONL",
+            ) from None
+
+
+def load_dataset(path: Path | str) -> list[Sample]:
+    """Samples from an export folder, a Parquet file or a samples JSONL (ids must be unique)."""
+    p = Path(path)
+    if p.is_dir():
+        files = _parquet_files(p)
+        if not files:
+            raise InputError(
+                "no Parquet files in this folder", path=p, hint="run `discobench export` first"
+            )
+        samples = [s for f in files for s in _read_parquet(f)]
+    elif p.suffix == ".parquet":
+        if not p.exists():
+            raise InputError("no such Parquet file", path=p)
+        samples = list(_read_parquet(p))
+    else:
+        samples = list(read_samples(p))
+    seen: set[str] = set()
+    for s in samples:
+        if s.id in seen:
+            raise InputError(
+                f"sample id {s.id} appears twice",
+                path=p,
+                field="id",
+                hint="a dataset must hold each sample once (for an export folder, point at "
+                "one config, e.g. EXPORT/default)",
+            )
+        seen.add(s.id)
+    if not samples:
+        raise InputError("the dataset holds no samples", path=p)
+    return samples
+
+
+def iter_trajectories(path: Path | str) -> Iterator[Trajectory]:
+    """Trajectories in file order; a bad line is an error naming file:line and field."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError("no such trajectories file", path=p, hint="write it with `eval run`")
+    with p.open(encoding="utf-8") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            line = raw.strip()
+            if not line:
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(
+                    f"not valid JSON ({exc.msg} at column {exc.colno})",
+                    path=p,
+                    line=lineno,
+                    hint="each line must be one trajectory object (see docs/evaluation.md)",
+                ) from None
+            try:
+                yield Trajectory.model_validate(data)
+            except ValidationError as exc:
+                raise InputError(
+                    f"not a trajectory: {exc.errors()[0]['msg']}",
+                    path=p,
+                    line=lineno,
+                    field=_field(exc),
+                    hint="see the trajectory format in docs/evaluation.md",
+                ) from None
+
+
+def read_done(path: Path, run: dict[str, Any], *, retry_errors: bool = True) -> set[str]:
+    """Sample ids already in ``path`` for this run (resume); a torn last line is ignored."""
+    if not path.exists():
+        return set()
+    done: dict[str, bool] = {}
+    with path.open(encoding="utf-8") as fh:
+        for raw in fh:
+            try:
+                data = json.loads(raw)
+            except json.JSONDecodeError:
+                continue  # an interrupted write; the sample runs again
+            if not isinstance(data, dict) or data.get("run") != run or "sample_id" not in data:
+                continue
+            done[str(data["sample_id"])] = data.get("error") is None
+    return {sid for sid, ok in done.items() if ok or not retry_errors}
+
+
+class TrajectoryWriter:
+    """Appends one line per finished episode, flushed, from any thread."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._repair_tail(path)
+        self._fh = path.open("a", encoding="utf-8")
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _repair_tail(path: Path) -> None:
+        """Drop a torn last line (crash mid-write); that sample simply runs again."""
+        if not path.exists() or not path.stat().st_size:
+            return
+        data = path.read_bytes()
+        if data.endswith(b"\n"):
+            return
+        with path.open("r+b") as fh:
+            fh.truncate(data.rfind(b"\n") + 1)
+
+    def write(self, traj: Trajectory) -> None:
+        line = traj.model_dump_json(exclude_none=False) + "\n"
+        with self._lock:
+            self._fh.write(line)
+            self._fh.flush()
+
+    def close(self) -> None:
+        self._fh.close()

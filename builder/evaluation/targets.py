@@ -1,0 +1,65 @@
+"""The project's default matcher: which checkpoint a clarifying question is about.
+
+Used by the deterministic simulated user (to pick the clue to give) and by the scorer when a
+trajectory's ``ask`` event has no ``target`` key. Deterministic and explainable: a question
+is about the checkpoint whose goal and candidate labels share the most content words with
+it (ties: larger share of the goal's words covered, then the earlier checkpoint); a question
+sharing no content word with any checkpoint is about none (``None``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from builder.evaluation.prompts import load_word_list
+from builder.records.sample import Checkpoint
+
+MIN_OVERLAP = 1
+"""Content words a question must share with a checkpoint to be about it."""
+
+
+def _stem(word: str) -> str:
+    """Crude plural folding (awards → award), enough for question/goal overlap."""
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+_NON_WORD = re.compile(r"[^\w]|_")
+
+
+def words(text: str) -> list[str]:
+    """NFKC-casefolded words; punctuation splits words (award-winning → award, winning)."""
+    return _NON_WORD.sub(" ", unicodedata.normalize("NFKC", text).casefold()).split()
+
+
+def content_words(text: str) -> set[str]:
+    """Words of ``text`` minus stopwords, plural-folded."""
+    stop = load_word_list("stopwords.txt")
+    return {_stem(w) for w in words(text) if w not in stop}
+
+
+def match_target(
+    question: str, checkpoints: Sequence[Checkpoint], *, min_overlap: int = MIN_OVERLAP
+) -> int | None:
+    """Index of the checkpoint ``question`` is about, or None when it is about none."""
+    q = content_words(question)
+    if not q:
+        return None
+    best: tuple[int, float, int] | None = None
+    best_index: int | None = None
+    for cp in checkpoints:
+        goal = content_words(cp.goal)
+        keys = set(goal)
+        for cand in cp.candidates:
+            keys |= content_words(cand.label)
+        overlap = len(q & keys)
+        if overlap < min_overlap:
+            continue
+        coverage = len(q & goal) / len(goal) if goal else 0.0
+        rank = (overlap, coverage, -cp.index)
+        if best is None or rank > best:
+            best, best_index = rank, cp.index
+    return best_index
