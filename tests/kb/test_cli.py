@@ -1,0 +1,100 @@
+"""``discobench kb import / stats / show`` through typer's CliRunner on a real store."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from builder.cli.main import app
+from builder.workspace import Workspace
+
+runner = CliRunner()
+
+
+def kb(ws: Workspace, *args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, ["--workspace", str(ws.root), "kb", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_import_fixtures_then_stats_and_show(tmp_workspace: Workspace, fixtures_dir: Path) -> None:
+    code, out, err = kb(tmp_workspace, "import", str(fixtures_dir / "wikidata"), "--no-progress",
+                        "--snapshot-id", "fixtures", "--snapshot-version", "2026-11")  # fmt: skip
+    assert code == 0, err
+    assert "imported 25, replaced 2" in out.replace("\n", " ")
+    assert "wbsearchentities-abc.json" in err and "Q32063953" in err
+
+    code, out, _ = kb(tmp_workspace, "stats", "--json")
+    stats = json.loads(out)
+    assert code == 0
+    assert (stats["entities"], stats["properties"], stats["snapshot_id"]) == (25, 5, "fixtures")
+    assert stats["snapshot_version"] == "2026-11" and stats["per_domain"]["geography"] == 2
+
+    code, out, _ = kb(tmp_workspace, "show", "Q8646", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    population = doc["claims"]["P1082"]
+    assert len(population) == 13
+    ranks = {
+        s["qualifiers"]["P585"][0]["datavalue"]["value"]["time"]: s["rank"] for s in population
+    }
+    assert (
+        ranks["+2017-00-00T00:00:00Z"] == "preferred" and ranks["+1961-00-00T00:00:00Z"] == "normal"
+    )
+
+    code, out, _ = kb(tmp_workspace, "show", "Q1299")
+    assert code == 0
+    assert "The Beatles" in out and "Fab Four" in out and "preferred" in out
+
+    code, out, _ = kb(tmp_workspace, "stats")
+    assert code == 0 and "qualified statements" in out
+
+
+def test_show_resolves_labels_of_values(tmp_workspace: Workspace, fixtures_dir: Path) -> None:
+    wd = fixtures_dir / "wikidata"
+    kb(tmp_workspace, "import", str(wd / "wdtk/wbgetentities-Q6-Q42-P31.json"), "--no-progress")
+    code, out, _ = kb(tmp_workspace, "show", "Q42")
+    assert code == 0
+    assert "P31 instance of" in out  # the property's label comes from the P31 entity
+
+
+def test_show_unknown_id_and_missing_store_exit_3(tmp_workspace: Workspace) -> None:
+    code, _, err = kb(tmp_workspace, "stats")
+    assert code == 3 and "no knowledge store" in err
+    kb(tmp_workspace, "import", "--no-progress", str(_one_entity(tmp_workspace.root)))
+    code, _, err = kb(tmp_workspace, "show", "Q404")
+    assert code == 3 and "Q404 is not in the store" in err
+    code, _, _ = kb(tmp_workspace, "show", "Q404", "--json")
+    assert code == 3
+
+
+def test_import_nothing_importable_exits_3(tmp_workspace: Workspace, fixtures_dir: Path) -> None:
+    code, _, err = kb(tmp_workspace, "import", "--no-progress",
+                      str(fixtures_dir / "wikidata/wdtk/wbsearchentities-abc.json"))  # fmt: skip
+    assert code == 3 and "nothing could be imported" in err
+    code, _, err = kb(tmp_workspace, "import", str(tmp_workspace.root / "absent.json"))
+    assert code == 3 and "no such file" in err
+
+
+def test_import_bad_lines_exit_0_but_strict_exits_3(tmp_workspace: Workspace) -> None:
+    path = tmp_workspace.root / "entities.jsonl"
+    path.write_text('{"id": "Q1", "type": "item"}\n{"id": \n{"id": "Q2", "type": "item"}\n')
+    code, out, err = kb(tmp_workspace, "import", "--no-progress", str(path))
+    assert code == 0
+    assert f"{path}:2" in err.replace("\n", "") and "bad 1" in out
+    code, _, err = kb(tmp_workspace, "import", "--no-progress", "--strict", str(path))
+    assert code == 3 and f"{path}:2" in err.replace("\n", "")
+
+
+def test_import_json_report(tmp_workspace: Workspace) -> None:
+    code, out, _ = kb(tmp_workspace, "import", "--json", str(_one_entity(tmp_workspace.root)))
+    assert code == 0
+    report = json.loads(out)
+    assert (report["imported"], report["replaced"], report["bad_count"]) == (1, 0, 0)
+
+
+def _one_entity(folder: Path) -> Path:
+    path = folder / "one.json"
+    path.write_text(json.dumps({"id": "Q1", "type": "item", "labels": {}}))
+    return path
