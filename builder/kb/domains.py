@@ -61,6 +61,7 @@ DOMAIN_CLASSES: dict[str, dict[str, str]] = {
         "Q11691": "stock exchange",
         "Q8142": "currency",
         "L:class-stock-index": "stock market index",
+        "Q66344": "central bank",
     },
     "sports": {
         "Q476028": "association football club",
@@ -70,6 +71,8 @@ DOMAIN_CLASSES: dict[str, dict[str, str]] = {
         "L:class-sports-competition": "sports competition",
         "L:class-sports-award": "sports award",
         "L:class-sports-league": "sports league",
+        "L:class-national-team": "national sports team",
+        "L:class-sports-federation": "sports governing body",
     },
     "geography": {
         "Q6256": "country",
@@ -83,6 +86,7 @@ DOMAIN_CLASSES: dict[str, dict[str, str]] = {
         "Q35657": "state of the United States",
         "L:class-region": "administrative region",
         "L:class-desert": "desert",
+        "Q46831": "mountain range",
     },
     "music": {
         "Q482994": "album",
@@ -145,10 +149,12 @@ OCCUPATION_DOMAINS: dict[str, str] = {
     "Q36180": "art",  # writer
     "Q131524": "finance",  # entrepreneur
     "L:occ-business-executive": "finance",
+    "Q188094": "finance",  # economist
     "Q937857": "sports",  # association football player
     "Q3665646": "sports",  # basketball player
     "Q10833314": "sports",  # tennis player
     "L:occ-athlete": "sports",
+    "Q628099": "sports",  # association football manager
     "L:occ-explorer": "geography",
     "Q177220": "music",  # singer
     "Q36834": "music",  # composer
@@ -160,6 +166,8 @@ OCCUPATION_DOMAINS: dict[str, str] = {
     "Q82955": "law_policy",  # politician
     "Q16533": "law_policy",  # judge
     "Q40348": "law_policy",  # lawyer
+    "Q116": "law_policy",  # monarch
+    "Q193391": "law_policy",  # diplomat
 }
 
 CLASS_DOMAIN: dict[str, str] = {
