@@ -61,30 +61,21 @@ UNITS: dict[str, tuple[str, str]] = {
     "year": ("Q577", "year"),
     "m3/s": ("Q794261", "cubic metre per second"),
 }
-OCCUPATION_LABELS: dict[str, str] = {
-    "Q2526255": "film director",
-    "Q33999": "actor",
-    "Q28389": "screenwriter",
-    "Q901": "scientist",
-    "Q169470": "physicist",
-    "Q593644": "chemist",
-    "Q170790": "mathematician",
-    "Q1028181": "painter",
-    "Q1281618": "sculptor",
-    "Q42973": "architect",
-    "Q36180": "writer",
-    "Q131524": "entrepreneur",
-    "Q937857": "association football player",
-    "Q3665646": "basketball player",
-    "Q10833314": "tennis player",
-    "Q177220": "singer",
-    "Q36834": "composer",
-    "Q639669": "musician",
-    "Q39631": "physician",
-    "Q82955": "politician",
-    "Q16533": "judge",
-    "Q40348": "lawyer",
-}
+OCCUPATION_COMMENT = re.compile(r'^\s*"([^"]+)":\s*"\w+",\s*#\s*(.+?)\s*$', re.MULTILINE)
+
+
+def occupation_labels() -> dict[str, str]:
+    """Occupation labels from the comments in builder/kb/domains.py (the one table)."""
+    import builder.kb.domains as domains_module
+
+    text = Path(domains_module.__file__).read_text(encoding="utf-8")
+    found = dict(OCCUPATION_COMMENT.findall(text))
+    return {
+        occ: found.get(occ) or occ.removeprefix("L:occ-").replace("-", " ")
+        for occ in OCCUPATION_DOMAINS
+    }
+
+
 DATATYPES = {"wikibase-item", "time", "quantity", "string", "monolingualtext", "external-id"}
 TIME_QUALIFIERS = ("P585", "P580", "P582")
 ENTITY_ID = re.compile(r"^L:[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -398,8 +389,7 @@ def fixed_entities(properties: dict[str, tuple[str, str]]) -> dict[str, dict[str
     for pid, (label, dtype) in properties.items():
         out[pid] = {"type": "property", "datatype": dtype, "id": pid, "labels": _lang(label)}
     labels = {**CLASS_LABELS, HUMAN: "human"}
-    for occ in OCCUPATION_DOMAINS:
-        labels[occ] = OCCUPATION_LABELS.get(occ) or occ.removeprefix("L:occ-").replace("-", " ")
+    labels.update(occupation_labels())
     labels.update({qid: label for qid, label in UNITS.values()})
     for eid, label in labels.items():
         out[eid] = {"type": "item", "id": eid, "labels": _lang(label), "claims": {}}
