@@ -140,3 +140,6 @@ def show_cmd(
 
 
 # --- `discobench kb fetch` (HTTP clients engineer): add the command below this line. --------
+from builder.cli import kb_fetch  # noqa: E402  (kept next to its registration)
+
+kb_fetch.register(app)

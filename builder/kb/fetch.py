@@ -29,8 +29,9 @@ EXPANDABLE_ID = re.compile(r"^[QP][1-9][0-9]*$")
 
 def parse_id_list(text: str, *, what: str, pattern: re.Pattern[str] | None = None) -> list[str]:
     """``"Q1, Q2"`` → ``["Q1", "Q2"]``; a malformed id is an :class:`InputError`."""
-    ids = [part.strip().upper() for part in text.split(",") if part.strip()]
-    bad = [i for i in ids if pattern is not None and not pattern.match(i)]
+    given = [part.strip() for part in text.split(",") if part.strip()]
+    ids = [i.upper() for i in given]
+    bad = [g for g, i in zip(given, ids, strict=True) if pattern and not pattern.match(i)]
     if bad:
         raise InputError(
             f"not a valid id: {', '.join(bad)}",

@@ -48,8 +48,7 @@ KEY_EXCLUDED_PARAMS = frozenset({"maxlag"})
 KEPT_RESPONSE_HEADERS = ("content-type", "content-language", "last-modified", "etag")
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 
-ParamValue = str | int | float | bool
-Params = Mapping[str, ParamValue] | Iterable[tuple[str, ParamValue]]
+Params = Mapping[str, object] | Iterable[tuple[str, object]]  # values sent as str(v), bool as 1/0
 
 
 def _pairs(params: Params | None) -> list[tuple[str, str]]:

@@ -64,7 +64,7 @@ def test_120_ids_go_out_as_3_batches_of_at_most_50_joined_by_pipes(tmp_path: Pat
     entities = make_client(tmp_path).get_entities(ids)
     assert [len(batch) for batch in asked] == [50, 50, 20]
     assert [i for batch in asked for i in batch] == ids
-    assert "ids=Q1%7CQ2%7CQ3" in responses.calls[0].request.url
+    assert "ids=Q1%7CQ2%7CQ3" in str(responses.calls[0].request.url)
     assert [e.id for e in entities] == ids
     assert entities[119].label() == "Q120"
 
