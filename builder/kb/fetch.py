@@ -19,8 +19,9 @@ from builder.errors import DiscoBenchError, InputError
 from builder.kb.http import HttpClient
 from builder.kb.store import KnowledgeStore
 from builder.kb.wikidata import BATCH_SIZE, WikidataClient, chunks
-from builder.kb.wikipedia import WikipediaClient
+from builder.kb.wikipedia import EXTRACT_BATCH, WikipediaClient
 from builder.records.live import FetchFailure, FetchReport
+from builder.records.page import Page
 from builder.records.wikidata import Entity, EntityIdValue
 
 PROPERTY_ID = re.compile(r"^P[1-9][0-9]*$")
@@ -112,20 +113,29 @@ class _Fetcher:
     def pages(self, entities: list[Entity]) -> None:
         assert self.wikipedia is not None
         site = f"{self.wikipedia.lang}wiki"
+        linked: list[tuple[Entity, str]] = []
         for entity in entities:
             link = entity.sitelinks.get(site)
             if link is None:
                 self.report.no_page.append(entity.id)
-                continue
+            else:
+                linked.append((entity, link.title))
+        for start in range(0, len(linked), EXTRACT_BATCH):
+            batch = linked[start : start + EXTRACT_BATCH]
             try:
-                page = self.wikipedia.page_extract(link.title, entity_id=entity.id)
+                found = self.wikipedia.page_extracts([title for _, title in batch])
             except DiscoBenchError as exc:
-                self.fail(entity.id, "page", exc)
+                for entity, _ in batch:
+                    self.fail(entity.id, "page", exc)
                 continue
-            if page is None:
-                self.report.no_page.append(entity.id)
-                continue
-            self.report.pages += self.store.upsert_pages([page])
+            pages: list[Page] = []
+            for entity, title in batch:
+                page = found.get(title)
+                if page is None:
+                    self.report.no_page.append(entity.id)
+                else:
+                    pages.append(page.model_copy(update={"entity_id": entity.id}))
+            self.report.pages += self.store.upsert_pages(pages)
 
 
 def fetch_into_store(

@@ -69,16 +69,25 @@ class FakeWikimedia:
     def wikipedia(self, request: requests.PreparedRequest) -> tuple[int, dict[str, str], str]:
         params: dict[str, str] = request.params  # type: ignore[attr-defined]
         assert params["prop"] == "extracts" and params["exintro"] == "1"
-        title = params["titles"]
-        self.titles.append(title)
-        if title in self.broken:
+        titles = params["titles"].split("|")
+        self.titles.extend(titles)
+        if self.broken & set(titles):
             return 500, {}, "upstream timeout"
-        if title not in LEADS:
-            page: dict[str, Any] = {"-1": {"ns": 0, "title": title, "missing": ""}}
-        else:
+        pages: dict[str, Any] = {}
+        for n, title in enumerate(titles):
             name = title.replace("_", " ")
-            page = {"1": {"pageid": 1, "ns": 0, "title": name, "extract": LEADS[title]}}
-        return 200, {}, json.dumps({"batchcomplete": "", "query": {"pages": page}})
+            if title in LEADS:
+                pages[str(n + 1)] = {
+                    "pageid": n + 1,
+                    "ns": 0,
+                    "title": name,
+                    "extract": LEADS[title],
+                }
+            else:
+                pages[str(-1 - n)] = {"ns": 0, "title": name, "missing": ""}
+        normalized = [{"from": t, "to": t.replace("_", " ")} for t in titles if "_" in t]
+        query = {"normalized": normalized, "pages": pages}
+        return 200, {}, json.dumps({"batchcomplete": "", "query": query})
 
 
 def offline() -> responses.RequestsMock:
@@ -166,14 +175,21 @@ def test_per_item_failures_are_recorded_and_the_run_goes_on(
 ) -> None:
     wd, wp = clients(tmp_path)
     with offline() as mock:
-        FakeWikimedia(mock, broken_titles=frozenset({"Douglas_Adams"}))
-        report = fetch_into_store(store, wd, wp, ["Q42", "Q1299", "L3354"])
-    assert report.fetched == ["Q42", "Q1299"]
-    assert report.pages == 1  # The Beatles
+        fake = FakeWikimedia(mock, broken_titles=frozenset({"Douglas_Adams"}))
+        report = fetch_into_store(store, wd, wp, ["Q42", "Q1299", "L3354"], expand=["P31"])
+    assert report.fetched == ["Q42", "Q1299", "Q5"]  # went on to the next hop
+    # first extract batch: tried twice (retries=1) then given up; then the next hop's batch
+    assert fake.titles == ["Douglas_Adams", "The_Beatles"] * 2 + ["Human"]
+    assert report.pages == 1  # Human; the first extract batch failed
     by_id = {f.id: f for f in report.failures}
     assert by_id["Q42"].stage == "page" and "HTTP 500" in by_id["Q42"].reason
+    assert by_id["Q1299"].stage == "page"
     assert by_id["L3354"].stage == "entity" and "lexeme" in by_id["L3354"].reason
     assert store.get_entity("Q42") is not None  # the entity stayed although its page failed
+    with offline() as mock:  # re-run: entities skipped, the failed pages fetched now
+        fake = FakeWikimedia(mock)
+        again = fetch_into_store(store, wd, wp, ["Q42", "Q1299"])
+    assert fake.batches == [] and again.pages == 2 and again.failures == []
 
 
 def test_replay_mode_miss_becomes_a_recorded_failure(tmp_path: Path, store: KnowledgeStore) -> None:

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+import requests
 import responses
 from responses import matchers
 
@@ -135,16 +136,16 @@ MISSING = {
 }
 
 
-def extract_params(title: str) -> dict[str, str]:
+def extract_params(*titles: str) -> dict[str, str]:
     return {
-        "format": "json",
-        "redirects": "1",
         "action": "query",
+        "format": "json",
         "prop": "extracts",
-        "titles": title,
-        "explaintext": "1",
-        "exsectionformat": "wiki",
         "exintro": "1",
+        "explaintext": "1",
+        "exlimit": str(len(titles)),
+        "redirects": "1",
+        "titles": "|".join(titles),
         "maxlag": "5",
     }
 
@@ -190,6 +191,69 @@ def test_wikipedia_calls_get_our_retries_and_cache(tmp_path: Path) -> None:
     assert sleeps == [3.0]
     assert wiki.page_extract("Douglas_Adams") is not None  # same page, from the cache
     assert len(responses.calls) == 2
+
+
+BATCH = {
+    "batchcomplete": "",
+    "query": {
+        "normalized": [
+            {"from": "Douglas_Adams", "to": "Douglas Adams"},
+            {"from": "The_Fab_Four", "to": "The Fab Four"},
+            {"from": "No_such_page_xyz", "to": "No such page xyz"},
+        ],
+        "redirects": [{"from": "The Fab Four", "to": "The Beatles"}],
+        "pages": {
+            "-1": {"ns": 0, "title": "No such page xyz", "missing": ""},
+            "8091": EXTRACT["query"]["pages"]["8091"],  # type: ignore[index]
+            "29812": REDIRECTED["query"]["pages"]["29812"],  # type: ignore[index]
+        },
+    },
+}
+
+
+@responses.activate
+def test_page_extracts_batches_titles_and_maps_answers_back(tmp_path: Path) -> None:
+    titles = ("Douglas_Adams", "The_Fab_Four", "No_such_page_xyz")
+    responses.get(API, json=BATCH, match=[matchers.query_param_matcher(extract_params(*titles))])
+    wiki, _ = recording(tmp_path)
+    pages = wiki.page_extracts(["Douglas Adams", "The Fab Four", "No such page xyz"])
+    assert len(responses.calls) == 1
+    assert list(pages) == ["Douglas Adams", "The Fab Four", "No such page xyz"]
+    assert pages["Douglas Adams"] is not None and pages["Douglas Adams"].title == "Douglas Adams"
+    fab = pages["The Fab Four"]
+    assert fab is not None and fab.title == "The Beatles" and "Liverpool" in fab.text
+    assert pages["No such page xyz"] is None
+
+
+@responses.activate
+def test_page_extracts_go_20_titles_per_request_and_follow_continue(tmp_path: Path) -> None:
+    asked: list[list[str]] = []
+
+    def answer(request: requests.PreparedRequest) -> tuple[int, dict[str, str], str]:
+        params: dict[str, str] = request.params  # type: ignore[attr-defined]
+        titles = params["titles"].split("|")
+        asked.append(titles)
+        offset = int(params.get("excontinue", "0"))
+        pages = {}
+        for n, title in enumerate(titles):
+            entry: dict[str, object] = {"pageid": 100 + n, "ns": 0, "title": title}
+            if n >= offset and n < offset + 10:  # ten extracts per round, as the API does
+                entry["extract"] = f"Lead of {title}."
+            pages[str(100 + n)] = entry
+        body: dict[str, object] = {"query": {"pages": pages}}
+        if offset + 10 < len(titles):
+            body["continue"] = {"excontinue": offset + 10, "continue": "||"}
+        else:
+            body["batchcomplete"] = ""
+        return 200, {}, json.dumps(body)
+
+    responses.add_callback(responses.GET, API, callback=answer)
+    wiki, _ = recording(tmp_path)
+    titles = [f"Page{n}" for n in range(45)]
+    pages = wiki.page_extracts(titles)
+    assert [len(a) for a in asked] == [20, 20, 20, 20, 5]  # 3 batches, continuation in two
+    assert all(p is not None and p.text == f"Lead of {t}." for t, p in pages.items())
+    assert len(pages) == 45
 
 
 def test_plain_snippet_unescapes_entities() -> None:
