@@ -1,0 +1,185 @@
+"""Run an agent over a dataset: bounded concurrency, resume, progress, per-episode errors.
+
+Each finished episode is appended to the output JSONL at once, so an interrupted run loses
+at most the episodes in flight; a re-run skips samples already there for the same run
+(errored ones are retried unless ``retry_errors=False``; the scorer takes the last line).
+Rate limits are retried with backoff inside the LLM and Tavily clients.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, Field
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from builder.config import Settings, get_settings
+from builder.errors import ConfigError
+from builder.evaluation.agents import AGENTS, AgentContext
+from builder.evaluation.harness import ABLATIONS, SETTINGS, Episode, Limits
+from builder.evaluation.io import TrajectoryWriter, read_done
+from builder.evaluation.judges import JUDGES, Judge
+from builder.evaluation.search import SEARCH_BACKENDS, CachedSearch
+from builder.evaluation.users import USERS, SimulatedUser
+from builder.llm.client import LLMClient, TokenUsage
+from builder.records.sample import Sample
+from builder.records.trajectory import OtherEvent, RunInfo, Trajectory
+
+if TYPE_CHECKING:
+    from builder.evaluation.agents.base import Agent
+    from builder.evaluation.search import SearchBackend
+    from builder.kb.store import KnowledgeStore
+
+
+class RunSummary(BaseModel):
+    """What one ``run_agent`` call did."""
+
+    out: str
+    run: RunInfo
+    total: int = Field(description="Samples in the dataset.")
+    skipped: int = Field(description="Already in the output file for this run (resume).")
+    ran: int = Field(description="Episodes played now.")
+    errors: int = Field(description="Episodes played now that ended with an error.")
+    model_calls: int = Field(0, description="Agent model calls of the episodes played now.")
+    usage: TokenUsage = Field(default_factory=TokenUsage, description="Agent tokens, played now.")
+    wall_seconds: float = 0.0
+    search_cache_hits: int = 0
+    search_cache_misses: int = 0
+
+
+def _check(setting: str, ablation: str) -> None:
+    if setting not in SETTINGS:
+        raise ConfigError(f"unknown setting {setting!r}", hint=f"one of {', '.join(SETTINGS)}")
+    if ablation not in ABLATIONS:
+        raise ConfigError(f"unknown ablation {ablation!r}", hint=f"one of {', '.join(ABLATIONS)}")
+
+
+def play_episode(
+    sample: Sample,
+    *,
+    agent: Agent,
+    run: RunInfo,
+    search: SearchBackend | None,
+    user: SimulatedUser,
+    judge: Judge,
+    limits: Limits,
+) -> Trajectory:
+    """One episode; any exception becomes the trajectory's ``error`` (the run goes on)."""
+    ep = Episode(sample, run=run, search=search, user=user, limits=limits)
+    error: str | None = None
+    try:
+        agent.run(ep)
+    except Exception as exc:  # recorded per episode, by design
+        error = f"{type(exc).__name__}: {exc}"
+    traj = ep.trajectory(error)
+    if error is None:
+        try:
+            spent = judge.fill(sample, traj, ep.last_message)
+            traj.aux_usage = (ep.aux_usage + spent).model_dump()  # type: ignore[attr-defined]
+        except Exception as exc:
+            traj.error = f"judge {type(exc).__name__}: {exc}"
+    return traj
+
+
+def run_agent(
+    samples: Sequence[Sample],
+    *,
+    agent: str,
+    store: KnowledgeStore | None,
+    out: Path,
+    setting: str = "neutral",
+    ablation: str = "none",
+    search: str = "local",
+    concurrency: int = 4,
+    progress: bool = True,
+    user: str = "deterministic",
+    judge: str = "match",
+    limits: Limits | None = None,
+    settings: Settings | None = None,
+    search_cache_dir: Path | None = None,
+    llm_cache_dir: Path | None = None,
+    llm_cache: bool = True,
+    retry_errors: bool = True,
+    fresh: bool = False,
+) -> RunSummary:
+    """Play ``agent`` on every sample not yet in ``out`` and append the trajectories."""
+    _check(setting, ablation)
+    settings = settings or get_settings()
+    limits = limits or Limits()
+    out = Path(out)
+    search_cache_dir = search_cache_dir or out.parent / "search-cache"
+    llm_cache_dir = llm_cache_dir or out.parent / "llm-cache"
+    run = RunInfo(agent=agent, setting=setting, ablation=ablation)
+    ctx = AgentContext(
+        spec=agent,
+        settings=settings,
+        setting=setting,
+        ablation=ablation,
+        llm_cache_dir=llm_cache_dir if llm_cache else None,
+        llm_cache=llm_cache,
+    )
+    agent_obj = AGENTS.get(agent)(ctx)
+    helper: LLMClient | None = None
+    if user == "llm" or judge == "llm":
+        helper = LLMClient.from_settings(settings, cache_dir=llm_cache_dir)
+    user_obj = USERS.get(user)(helper)
+    judge_obj = JUDGES.get(judge)(helper)
+    backend: CachedSearch | None = None
+    if ablation != "no_search":
+        backend = CachedSearch(SEARCH_BACKENDS.get(search)(store, settings), search_cache_dir)
+
+    if fresh and out.exists():
+        out.unlink()
+    done = read_done(out, run.model_dump(mode="json"), retry_errors=retry_errors)
+    todo = [s for s in samples if s.id not in done]
+    summary = RunSummary(
+        out=str(out), run=run, total=len(samples), skipped=len(samples) - len(todo), ran=0, errors=0
+    )
+    writer = TrajectoryWriter(out)
+    started = time.perf_counter()
+    bar = Progress(
+        TextColumn(f"[bold]{agent}[/] {setting}/{ablation}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        disable=not progress,
+    )
+    try:
+        with bar, ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+            task = bar.add_task("episodes", total=len(todo))
+            futures = [
+                pool.submit(
+                    play_episode,
+                    s,
+                    agent=agent_obj,
+                    run=run,
+                    search=backend,
+                    user=user_obj,
+                    judge=judge_obj,
+                    limits=limits,
+                )
+                for s in todo
+            ]
+            for fut in as_completed(futures):
+                traj = fut.result()
+                writer.write(traj)
+                summary.ran += 1
+                summary.errors += int(traj.error is not None)
+                summary.usage = summary.usage + TokenUsage(
+                    input_tokens=traj.usage.input_tokens, output_tokens=traj.usage.output_tokens
+                )
+                summary.model_calls += sum(
+                    1 for e in traj.events if isinstance(e, OtherEvent) and e.type == "model"
+                )
+                bar.advance(task)
+    finally:
+        writer.close()
+        agent_obj.close()
+    summary.wall_seconds = time.perf_counter() - started
+    if backend is not None:
+        summary.search_cache_hits, summary.search_cache_misses = backend.hits, backend.misses
+    return summary

@@ -1,0 +1,144 @@
+"""A tiny hand-built world: a real SQLite snapshot store with pages, and samples over it.
+
+Each sample has an ambiguous first hop whose vague goal fits a decoy page best, while the
+target's page states the facts the clue and the unambiguous question restore.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from builder.kb.store import KnowledgeStore
+from builder.records.page import Page
+from builder.records.sample import Candidate, Checkpoint, Sample
+
+PAGES = [
+    Page(
+        entity_id="Q1",
+        title="Breath of the Wild",
+        url="https://en.wikipedia.org/wiki/Breath_of_the_Wild",
+        text="Breath of the Wild is an action-adventure game developed by Nintendo EPD, with a "
+        "vast open world where the player explores with a paraglider. It won Game of the Year "
+        "at The Game Awards 2017. It was directed by Hidemaro Fujibayashi.",
+    ),
+    Page(
+        entity_id="Q2",
+        title="Super Mario Odyssey",
+        url="https://en.wikipedia.org/wiki/Super_Mario_Odyssey",
+        text="Super Mario Odyssey is a platform game developed by Nintendo EPD, directed by "
+        "Kenta Motokura.",
+    ),
+    Page(
+        entity_id="Q3",
+        title="Hidemaro Fujibayashi",
+        text="Hidemaro Fujibayashi is a Japanese game director, born in 1972.",
+    ),
+    Page(
+        entity_id="Q4",
+        title="Kenta Motokura",
+        text="Kenta Motokura is a Japanese game director, born in 1977.",
+    ),
+    Page(
+        entity_id="Q5",
+        title="Paris",
+        text="Paris is the capital of France. Its population in 2020 was about 2.1 million; "
+        "Paris hosted the 2024 Summer Olympics.",
+    ),
+    Page(
+        entity_id="Q6",
+        title="Lyon",
+        text="Lyon is a large city in France, a city of France known for its cuisine, a city "
+        "in France with a famous festival of lights.",
+    ),
+    Page(
+        entity_id="Q7",
+        title="Anne Hidalgo",
+        text="Anne Hidalgo has been mayor of Paris since 2014.",
+    ),
+    Page(
+        entity_id="Q8",
+        title="Grégory Doucet",
+        text="Grégory Doucet has been mayor of Lyon since 2020.",
+    ),
+]
+
+
+def build_store(path: Path) -> KnowledgeStore:
+    store = KnowledgeStore.open(path)
+    store.upsert_pages(PAGES)
+    store.set_meta("snapshot_id", "test-world")
+    store.set_meta("snapshot_version", "1")
+    return store
+
+
+def world_samples() -> list[Sample]:
+    game = Sample(
+        id="w-game",
+        domain="games",
+        difficulty="easy",
+        question="Who directed the game developed by Nintendo EPD?",
+        unambiguous_question="Who directed the open world game with a paraglider that won Game "
+        "of the Year at The Game Awards 2017?",
+        answer="Hidemaro Fujibayashi",
+        checkpoints=[
+            Checkpoint(
+                index=1,
+                goal="Which game developed by Nintendo EPD?",
+                answer="Breath of the Wild",
+                answer_aliases=["The Legend of Zelda: Breath of the Wild"],
+                entity_id="Q1",
+                ambiguous=True,
+                ambiguity_type="entity",
+                candidates=[
+                    Candidate(
+                        id="Q1",
+                        label="Breath of the Wild",
+                        downstream_answer="Hidemaro Fujibayashi",
+                    ),
+                    Candidate(
+                        id="Q2", label="Super Mario Odyssey", downstream_answer="Kenta Motokura"
+                    ),
+                ],
+                clue="I remember exploring a vast open world with a paraglider.",
+            ),
+            Checkpoint(
+                index=2,
+                goal="Who directed that game?",
+                answer="Hidemaro Fujibayashi",
+                entity_id="Q3",
+            ),
+        ],
+        num_ambiguities=1,
+    )
+    city = Sample(
+        id="w-city",
+        domain="geography",
+        difficulty="easy",
+        question="Who is the mayor of the city in France?",
+        unambiguous_question="Who is the mayor of the capital of France that hosted the 2024 "
+        "Summer Olympics?",
+        answer="Anne Hidalgo",
+        checkpoints=[
+            Checkpoint(
+                index=1,
+                goal="Which city in France?",
+                answer="Paris",
+                entity_id="Q5",
+                ambiguous=True,
+                ambiguity_type="entity",
+                candidates=[
+                    Candidate(id="Q5", label="Paris", downstream_answer="Anne Hidalgo"),
+                    Candidate(id="Q6", label="Lyon", downstream_answer="Grégory Doucet"),
+                ],
+                clue="I think it hosted the Olympics a couple of summers ago; it's the capital.",
+            ),
+            Checkpoint(
+                index=2,
+                goal="Who is the mayor of that city?",
+                answer="Anne Hidalgo",
+                entity_id="Q7",
+            ),
+        ],
+        num_ambiguities=1,
+    )
+    return [game, city]
