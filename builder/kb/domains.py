@@ -108,6 +108,7 @@ DOMAIN_CLASSES: dict[str, dict[str, str]] = {
         "L:class-pathogen": "pathogen",
         "L:class-organ": "organ of the human body",
         "L:class-taxon": "taxon",
+        "L:class-pharmaceutical-company": "pharmaceutical company",
     },
     "technology": {
         "Q9143": "programming language",
