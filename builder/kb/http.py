@@ -8,7 +8,8 @@ Every request to Wikidata, the Wikidata Query Service and Wikipedia goes through
 - retries with exponential backoff on HTTP 429, 5xx, connection errors and MediaWiki
   ``maxlag`` errors (which arrive as HTTP 200 with ``{"error": {"code": "maxlag"}}``),
   honouring ``Retry-After`` (seconds or an HTTP date) when the server sends it,
-- consults :class:`HttpCache`: one JSON file per request on disk, in one of three modes:
+- consults :class:`HttpCache` (successful, non-error answers only): one JSON file per
+  request on disk, in one of three modes:
   ``live`` (no cache), ``record`` (hits served from disk, misses fetched and stored) and
   ``replay`` (offline; a miss raises :class:`CacheMissError` naming the request).
 
@@ -137,17 +138,23 @@ class HttpResponse:
                 hint="The service may be down or returned an HTML error page; retry later.",
             ) from exc
 
-    def maxlag_error(self) -> bool:
-        """True for MediaWiki's ``maxlag`` refusal (HTTP 200 with an error document)."""
-        head = self.text[:300]
-        if self.status != 200 or '"maxlag"' not in head:
-            return False
+    def api_error_code(self) -> str | None:
+        """The ``error.code`` of a MediaWiki error document (sent with HTTP 200), else None.
+
+        Only bodies that start like one are parsed, so big answers are not read twice."""
+        head = self.text[:200].lstrip()
+        if not head.startswith("{") or '"error"' not in head:
+            return None
         try:
             doc = json.loads(self.text)
         except ValueError:
-            return False
+            return None
         error = doc.get("error") if isinstance(doc, dict) else None
-        return isinstance(error, dict) and error.get("code") == "maxlag"
+        return str(error.get("code", "")) if isinstance(error, dict) else None
+
+    def maxlag_error(self) -> bool:
+        """True for MediaWiki's ``maxlag`` refusal (HTTP 200 with an error document)."""
+        return self.status == 200 and self.api_error_code() == "maxlag"
 
 
 class HttpCache:
@@ -356,7 +363,8 @@ class HttpClient:
                     "or point DISCOBENCH_HTTP_CACHE_DIR at a cache that has it",
                 )
         response = self._send(req, headers, timeout)
-        if cache is not None:
+        # API error documents (bad ids, rate limits…) are answers of the moment: not cached
+        if cache is not None and response.api_error_code() is None:
             cache.store(req, response)
         return response
 
@@ -376,7 +384,11 @@ class HttpClient:
                     headers=dict(headers) if headers else None,
                     timeout=timeout or self.timeout,
                 )
-            except (requests.ConnectionError, requests.Timeout) as exc:
+            except (
+                requests.ConnectionError,
+                requests.Timeout,
+                requests.exceptions.ChunkedEncodingError,
+            ) as exc:
                 last = f"{type(exc).__name__}: {exc}"
             else:
                 if raw.encoding is None:

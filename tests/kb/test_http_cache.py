@@ -170,12 +170,26 @@ def test_maxlag_that_never_clears_is_a_service_error(tmp_path: Path) -> None:
 
 
 @responses.activate
+def test_api_error_documents_are_returned_but_not_cached(tmp_path: Path) -> None:
+    body = '{"error": {"code": "no-such-entity", "info": "Could not find Q0."}, "servedby": "x"}'
+    responses.get(API, body=body)
+    http, _ = client(tmp_path)
+    resp = http.get(API, {"action": "wbgetentities", "ids": "Q0"})
+    assert resp.api_error_code() == "no-such-entity"
+    assert cache_files(tmp_path) == []
+    http.get(API, {"action": "wbgetentities", "ids": "Q0"})
+    assert len(responses.calls) == 2
+
+
+@responses.activate
 def test_connection_errors_are_retried(tmp_path: Path) -> None:
     responses.get(API, body=requests.ConnectionError("connection reset"))
+    responses.get(API, body=requests.exceptions.ChunkedEncodingError("truncated body"))
+    responses.get(API, body=requests.Timeout("read timed out"))
     responses.get(API, body=OK_BODY)
     http, sleeps = client(tmp_path)
     assert http.get(API, {"ids": "Q42"}).status == 200
-    assert sleeps.calls == [1.0]
+    assert sleeps.calls == [1.0, 2.0, 4.0]
 
 
 @responses.activate
