@@ -4,7 +4,8 @@ Used by the deterministic simulated user (to pick the clue to give) and by the s
 trajectory's ``ask`` event has no ``target`` key. Deterministic and explainable: a question
 is about the checkpoint whose goal and candidate labels share the most content words with
 it (ties: larger share of the goal's words covered, then the earlier checkpoint); a question
-sharing no content word with any checkpoint is about none (``None``).
+sharing no content word with any checkpoint is about none (``None``). A word a later goal
+uses to refer back ("Who directed *that game*?") counts for the earlier checkpoint.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from itertools import pairwise
 
 from builder.evaluation.prompts import load_word_list
 from builder.records.sample import Checkpoint
@@ -41,6 +43,17 @@ def content_words(text: str) -> set[str]:
     return {_stem(w) for w in words(text) if w not in stop}
 
 
+_BACK_REFERENCE = frozenset({"that", "this", "these", "those"})
+
+
+def _split_goal(goal: str) -> tuple[set[str], set[str]]:
+    """(own content words, back-referenced words) of a goal: in "Who directed that game?",
+    "game" names the previous hop's result, so it is about the previous checkpoint."""
+    ws = words(goal)
+    back = {_stem(w) for prev, w in pairwise(ws) if prev in _BACK_REFERENCE}
+    return content_words(goal) - back, back
+
+
 def match_target(
     question: str, checkpoints: Sequence[Checkpoint], *, min_overlap: int = MIN_OVERLAP
 ) -> int | None:
@@ -48,11 +61,14 @@ def match_target(
     q = content_words(question)
     if not q:
         return None
+    split = [_split_goal(cp.goal) for cp in checkpoints]
     best: tuple[int, float, int] | None = None
     best_index: int | None = None
-    for cp in checkpoints:
-        goal = content_words(cp.goal)
+    for i, cp in enumerate(checkpoints):
+        goal = split[i][0]
         keys = set(goal)
+        if i + 1 < len(checkpoints):
+            keys |= split[i + 1][1]  # the next goal's "that game" refers to this hop
         for cand in cp.candidates:
             keys |= content_words(cand.label)
         overlap = len(q & keys)
