@@ -98,11 +98,12 @@ def _import_file(store: KnowledgeStore, path: Path, report: ImportReport, strict
     pages: list[Page] = []
     try:
         for record in read_records(path):
-            if record.entity is not None:
+            if record.doc is not None:
                 if record.warning:
                     report.warnings.append(BadRecord(path=path, line=None, reason=record.warning))
-                wire = record.entity.to_wire()
-                entities.append(entity_rows(wire, store.languages, normalize_name))
+                entities.append(
+                    entity_rows(record.doc, store.languages, normalize_name, record.text)
+                )
                 if len(entities) >= store.batch_size:
                     _flush(store, entities, report)
             elif record.page is not None:

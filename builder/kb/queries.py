@@ -51,7 +51,7 @@ WITH groups AS (
                  || ifnull(end_time, '')) >= 2
 )
 SELECT s.entity_id, s.pid, s.statement_id, s.rank, s.point_in_time, s.start_time,
-       s.end_time, s.value_type, s.value_key, json_extract(s.doc, '$.mainsnak.datavalue')
+       s.end_time, s.value_type, s.value_key, s.pos
 FROM groups g JOIN statements s ON s.entity_id = g.entity_id AND s.pid = g.pid
 WHERE s.rank > 0 AND s.value_key IS NOT NULL
   AND (s.point_in_time IS NOT NULL OR s.start_time IS NOT NULL OR s.end_time IS NOT NULL)

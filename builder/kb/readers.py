@@ -20,23 +20,27 @@ from typing import IO, Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from builder.kb.wire import ENTITY_DOC, EntityDoc
 from builder.records.page import Page
 from builder.records.wikidata import AnyEntity, Entity, Lexeme
 
 ENTITY_ADAPTER: TypeAdapter[Entity | Lexeme] = TypeAdapter(AnyEntity)
 JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
 COMPRESSED = {".gz": gzip.open, ".bz2": bz2.open}
-# Wikibase (PHP) writes empty maps as [] in some replies; the records expect {}.
-_MAP_FIELDS = ("labels", "descriptions", "aliases", "claims", "sitelinks")
 
 
 @dataclass(frozen=True)
 class Record:
-    """One record read from a file. Exactly one of entity/page/skip/bad is set."""
+    """One record read from a file. Exactly one of doc/page/skip/bad is set.
+
+    ``doc`` is an entity document validated against the wire types (:mod:`builder.kb.wire`),
+    which accept exactly what :class:`Entity` accepts.
+    """
 
     path: Path
     line: int | None
-    entity: Entity | None = None
+    doc: EntityDoc | None = None
+    text: str | None = None  # the document's JSON text when read from a line, stored as is
     page: Page | None = None
     skip: str | None = None  # skipped on purpose (lexeme, missing entity): the reason
     bad: str | None = None  # could not be read: the reason
@@ -69,37 +73,36 @@ def _reason(exc: ValidationError) -> str:
     return f"{loc or 'document'}: {err['msg']}{more}"
 
 
-def parse_entity(doc: dict[str, Any] | str, path: Path, line: int | None) -> Record:
+def parse_entity(raw: dict[str, Any] | str, path: Path, line: int | None) -> Record:
     """One entity document (parsed dict or raw JSON text) as a Record."""
-    if isinstance(doc, dict) and "missing" in doc:
-        return Record(path, line, skip=f"entity {doc.get('id', '?')} is missing at source")
+    if isinstance(raw, dict) and "missing" in raw:
+        return Record(path, line, skip=f"entity {raw.get('id', '?')} is missing at source")
     try:
-        # fast path: validate the raw JSON text in pydantic-core, no Python dict in between
-        parsed = (
-            ENTITY_ADAPTER.validate_json(doc)
-            if isinstance(doc, str)
-            else ENTITY_ADAPTER.validate_python(doc)
-        )
+        # fast path: the wire TypedDicts, validated in pydantic-core straight from the text
+        if isinstance(raw, str):
+            return Record(path, line, doc=ENTITY_DOC.validate_json(raw), text=raw)
+        return Record(path, line, doc=ENTITY_DOC.validate_python(raw))
     except ValidationError as first:
-        try:
-            data = json.loads(doc) if isinstance(doc, str) else doc
-        except json.JSONDecodeError as exc:
-            return Record(path, line, bad=f"invalid JSON: {exc.msg} at column {exc.colno}")
-        if not isinstance(data, dict):
-            return Record(path, line, bad=f"expected an entity object, got {type(data).__name__}")
-        if "missing" in data:
-            return Record(path, line, skip=f"entity {data.get('id', '?')} is missing at source")
-        kind = data.get("type")
-        if kind not in (None, "item", "property", "lexeme", "form", "sense"):
-            return Record(path, line, skip=f"unsupported entity type {kind!r}")
-        fixed = {k: ({} if k in _MAP_FIELDS and v == [] else v) for k, v in data.items()}
-        try:
-            parsed = ENTITY_ADAPTER.validate_python(fixed)
-        except ValidationError:
-            return Record(path, line, bad=_reason(first))
+        error = first
+    # slow path: lexemes, PHP's [] for empty maps, or a real error to report
+    try:
+        data = json.loads(raw) if isinstance(raw, str) else raw
+    except json.JSONDecodeError as exc:
+        return Record(path, line, bad=f"invalid JSON: {exc.msg} at column {exc.colno}")
+    if not isinstance(data, dict):
+        return Record(path, line, bad=f"expected an entity object, got {type(data).__name__}")
+    if "missing" in data:
+        return Record(path, line, skip=f"entity {data.get('id', '?')} is missing at source")
+    kind = data.get("type")
+    if kind not in (None, "item", "property", "lexeme", "form", "sense"):
+        return Record(path, line, skip=f"unsupported entity type {kind!r}")
+    try:
+        parsed = ENTITY_ADAPTER.validate_python(data)
+    except ValidationError:
+        return Record(path, line, bad=_reason(error))
     if isinstance(parsed, Lexeme):
         return Record(path, line, skip=f"lexeme {parsed.id} (lexemes are not imported)")
-    return Record(path, line, entity=parsed)
+    return Record(path, line, doc=ENTITY_DOC.validate_python(parsed.to_wire()))
 
 
 def parse_page(text: str, path: Path, line: int | None) -> Record:
@@ -180,11 +183,10 @@ def _document(path: Path, body: str) -> Iterator[Record]:
     if isinstance(data, dict) and isinstance(data.get("entities"), dict):
         for key, doc in data["entities"].items():
             record = parse_entity(doc, path, None)
-            if record.entity is not None and record.entity.id != key:
-                msg = (
-                    f"reply key {key} holds entity {record.entity.id}; stored as {record.entity.id}"
-                )
-                record = Record(path, None, entity=record.entity, warning=msg)
+            if record.doc is not None and record.doc["id"] != key:
+                real = record.doc["id"]
+                msg = f"reply key {key} holds entity {real}; stored as {real}"
+                record = Record(path, None, doc=record.doc, warning=msg)
             yield record
     elif isinstance(data, dict) and "id" in data and "type" in data:
         yield parse_entity(data, path, None)

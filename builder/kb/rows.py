@@ -9,18 +9,19 @@ times faster than parsing every datavalue into a typed record. ``value_key`` mir
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+from builder.kb.wire import EntityDoc
 from builder.records.wikidata import ENTITY_ID_PREFIX
 
 RANKS = {"preferred": 2, "normal": 1, "deprecated": 0}
 RANK_NAMES = {2: "preferred", 1: "normal", 0: "deprecated"}
 
 StatementRow = tuple[
-    str, str, int, str | None, int, int, str | None, str | None, str | None,
-    float | None, str | None, str | None, str | None, str | None, int, str,
+    str, str, int, int, str | None, int, int, str | None, str | None, str | None,
+    float | None, str | None, str | None, str | None, str | None, int,
 ]  # fmt: skip
 NameRow = tuple[str, str, int, int, str, str]
 
@@ -91,17 +92,24 @@ class EntityRows:
     names: list[NameRow]
 
 
-def entity_rows(wire: dict[str, Any], languages: Iterable[str], normalize: Any) -> EntityRows:
-    """Rows for one entity wire dict. ``normalize`` is ``builder.kb.text.normalize_name``."""
+def entity_rows(
+    wire: EntityDoc | dict[str, Any],
+    languages: Iterable[str],
+    normalize: Callable[[str], str],
+    text: str | None = None,
+) -> EntityRows:
+    """Rows for one entity wire dict. ``normalize`` is ``builder.kb.text.normalize_name``;
+    ``text``: the document's JSON when the caller has it already (a dump line)."""
+    wire = cast(dict[str, Any], wire)  # read as plain JSON below: keys are checked by .get
     entity_id = str(wire["id"])
     claims: dict[str, list[dict[str, Any]]] = wire.get("claims") or {}
-    doc = dumps({k: v for k, v in wire.items() if k != "claims"})
+    doc = text if text is not None else dumps(wire)
     statements: list[StatementRow] = []
     ordinal = 0
     for pid, group in claims.items():
         ranks = [RANKS.get(s.get("rank", "normal"), 1) for s in group]
         top = 2 if 2 in ranks else 1
-        for statement, rank in zip(group, ranks, strict=True):
+        for pos, (statement, rank) in enumerate(zip(group, ranks, strict=True)):
             snak = statement.get("mainsnak") or {}
             dv = snak.get("datavalue") if snak.get("snaktype", "value") == "value" else None
             qualifiers = statement.get("qualifiers") or {}
@@ -109,10 +117,10 @@ def entity_rows(wire: dict[str, Any], languages: Iterable[str], normalize: Any) 
             amount, unit = _amount(dv.get("value")) if dv and kind == "quantity" else (None, None)
             statements.append(
                 (
-                    entity_id, pid, ordinal, statement.get("id"), rank, int(rank == top),
+                    entity_id, pid, ordinal, pos, statement.get("id"), rank, int(rank == top),
                     kind, value_key(dv) if dv else None, snak.get("datatype"), amount, unit,
                     _qualifier_time(qualifiers, "P585"), _qualifier_time(qualifiers, "P580"),
-                    _qualifier_time(qualifiers, "P582"), int(bool(qualifiers)), dumps(statement),
+                    _qualifier_time(qualifiers, "P582"), int(bool(qualifiers)),
                 )
             )  # fmt: skip
             ordinal += 1

@@ -1,14 +1,16 @@
 """SQLite schema of the snapshot store.
 
-One row per entity (its document without claims), one row per statement (its JSON plus the
-columns the indexes need), one row per indexed label/alias, one row per page plus an FTS5
-index over page texts. Secondary indexes are listed apart so a bulk import can drop them
-and build them once at the end, which is much faster than updating them row by row.
+One row per entity (its JSON document exactly as read: a dump line is stored as is, never
+re-encoded), one row per statement holding only the columns the indexes need (its JSON is
+read from the entity document with SQLite's ``json_extract``), one row per indexed
+label/alias, one row per page plus an FTS5 index over page texts. Secondary indexes are
+listed apart so a bulk import can drop them and build them once at the end, which is much
+faster than updating them row by row.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS meta (
@@ -19,12 +21,13 @@ CREATE TABLE IF NOT EXISTS entities (
     id       TEXT PRIMARY KEY,
     kind     TEXT NOT NULL,          -- item | property
     datatype TEXT,                   -- properties only
-    doc      TEXT NOT NULL           -- entity JSON without "claims"
+    doc      TEXT NOT NULL           -- the entity JSON document
 );
 CREATE TABLE IF NOT EXISTS statements (
     entity_id     TEXT NOT NULL,
     pid           TEXT NOT NULL,
     ordinal       INTEGER NOT NULL,  -- position in claims (property order, then statement order)
+    pos           INTEGER NOT NULL,  -- position in claims[pid] (JSON array index)
     statement_id  TEXT,
     rank          INTEGER NOT NULL,  -- 2 preferred, 1 normal, 0 deprecated
     best          INTEGER NOT NULL,  -- 1: preferred if any, else normal; never deprecated
@@ -36,8 +39,7 @@ CREATE TABLE IF NOT EXISTS statements (
     point_in_time TEXT,              -- qualifier P585
     start_time    TEXT,              -- qualifier P580
     end_time      TEXT,              -- qualifier P582
-    qualified     INTEGER NOT NULL,  -- 1 when the statement has any qualifier
-    doc           TEXT NOT NULL      -- statement JSON as Wikidata writes it
+    qualified     INTEGER NOT NULL   -- 1 when the statement has any qualifier
 );
 CREATE INDEX IF NOT EXISTS statements_subject ON statements (entity_id, pid, ordinal);
 CREATE TABLE IF NOT EXISTS names (

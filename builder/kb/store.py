@@ -8,13 +8,14 @@ need is a SQL query here; nothing scans all entities in Python.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import islice
 from pathlib import Path
 from types import TracebackType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import TypeAdapter
 
@@ -49,6 +50,16 @@ def _chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
 
 def _when(value: TimedValue) -> tuple[int, int, int, int]:
     return queries.time_key(value.point_in_time or value.start or value.end)
+
+
+def _quote(key: str) -> str:
+    """A key quoted for a SQLite JSON path."""
+    return key.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _claims_path(pid: str) -> str:
+    """JSON path of one property's statements in an entity document."""
+    return f'$.claims."{_quote(pid)}"'
 
 
 def _marks(n: int) -> str:
@@ -217,19 +228,9 @@ class KnowledgeStore:
 
     # ------------------------------------------------------------------ entities
     def get_entity_json(self, entity_id: str) -> str | None:
-        """The entity document as stored (JSON text, claims last)."""
+        """The entity document as stored (JSON text)."""
         row = self.conn.execute("SELECT doc FROM entities WHERE id = ?", (entity_id,)).fetchone()
-        if row is None:
-            return None
-        claims: dict[str, list[str]] = {}
-        for pid, doc in self.conn.execute(
-            "SELECT pid, doc FROM statements WHERE entity_id = ? ORDER BY ordinal", (entity_id,)
-        ):
-            claims.setdefault(pid, []).append(doc)
-        body = ",".join(f'"{pid}":[{",".join(docs)}]' for pid, docs in claims.items())
-        doc = str(row[0])
-        sep = "," if doc != "{}" else ""
-        return f'{doc[:-1]}{sep}"claims":{{{body}}}}}'
+        return None if row is None else str(row[0])
 
     def get_entity(self, entity_id: str) -> Entity | None:
         text = self.get_entity_json(entity_id)
@@ -250,10 +251,11 @@ class KnowledgeStore:
         sql = "SELECT 1 FROM entities WHERE id = ?"
         return self.conn.execute(sql, (entity_id,)).fetchone() is not None
 
-    def _doc_names(self, entity_id: str, lang: str) -> Entity | None:
-        # labels in languages that are not indexed: read the stored document
-        row = self.conn.execute("SELECT doc FROM entities WHERE id = ?", (entity_id,)).fetchone()
-        return None if row is None else Entity.model_validate_json(row[0])
+    def _doc_field(self, entity_id: str, path: str) -> Any:
+        # languages that are not indexed: read the stored document (in SQLite, not Python)
+        sql = "SELECT json_extract(doc, ?) FROM entities WHERE id = ?"
+        row = self.conn.execute(sql, (path, entity_id)).fetchone()
+        return None if row is None else row[0]
 
     def label(self, entity_id: str, lang: str = "en") -> str | None:
         return self.labels([entity_id], lang).get(entity_id)
@@ -264,9 +266,8 @@ class KnowledgeStore:
         out: dict[str, str] = {}
         if lang not in self.languages:
             for entity_id in wanted:
-                entity = self._doc_names(entity_id, lang)
-                label = entity.label(lang) if entity else None
-                if label is not None:
+                label = self._doc_field(entity_id, f'$.labels."{_quote(lang)}".value')
+                if isinstance(label, str):
                     out[entity_id] = label
             return out
         for chunk in _chunks(wanted, _CHUNK):
@@ -279,8 +280,8 @@ class KnowledgeStore:
 
     def aliases(self, entity_id: str, lang: str = "en") -> list[str]:
         if lang not in self.languages:
-            entity = self._doc_names(entity_id, lang)
-            return entity.alias_list(lang) if entity else []
+            raw = self._doc_field(entity_id, f'$.aliases."{_quote(lang)}"')
+            return [a["value"] for a in json.loads(raw)] if isinstance(raw, str) else []
         sql = (
             "SELECT value FROM names WHERE entity_id = ? AND lang = ? AND is_alias = 1 "
             "ORDER BY position"
@@ -297,12 +298,14 @@ class KnowledgeStore:
 
     def best_statements(self, entity_id: str, pid: str) -> list[Statement]:
         """Preferred statements if any, else normal ones; deprecated ones never."""
-        sql = (
-            "SELECT doc FROM statements WHERE entity_id = ? AND pid = ? AND best = 1 "
-            "ORDER BY ordinal"
-        )
-        docs = [str(r[0]) for r in self.conn.execute(sql, (entity_id, pid))]
-        return _STATEMENTS.validate_json(f"[{','.join(docs)}]") if docs else []
+        sql = "SELECT json_extract(doc, ?) FROM entities WHERE id = ?"
+        row = self.conn.execute(sql, (_claims_path(pid), entity_id)).fetchone()
+        if row is None or row[0] is None:
+            return []
+        statements = _STATEMENTS.validate_json(row[0])
+        usable = [s for s in statements if s.rank != "deprecated"]
+        preferred = [s for s in usable if s.rank == "preferred"]
+        return preferred or usable
 
     def best_values(self, entity_id: str, pid: str) -> list[DataValue]:
         return [s.value for s in self.best_statements(entity_id, pid) if s.value is not None]
@@ -386,12 +389,17 @@ class KnowledgeStore:
         statements are listed, ordered by time (P585, else P580, else P582)."""
         where, params = queries.filters(subject_id, pid)
         rows = self.conn.execute(queries.TIME_GROUPS.format(where=where), params).fetchall()
-        keys = [r[8] for r in rows if r[7] == "wikibase-entityid"]
-        names = self.labels(keys)
+        names = self.labels(r[8] for r in rows if r[7] == "wikibase-entityid")
         groups: dict[tuple[str, str], list[TimedValue]] = {}
-        for subject, prop, sid, rank, pit, start, end, _kind, key, dv_json in rows:
-            dv = DataValue.model_validate_json(dv_json)
-            groups.setdefault((subject, prop), []).append(
+        claims: list[Any] = []
+        for subject, prop, sid, rank, pit, start, end, _kind, key, pos in rows:
+            if (subject, prop) not in groups:
+                sql = "SELECT json_extract(doc, ?) FROM entities WHERE id = ?"
+                raw = self.conn.execute(sql, (_claims_path(prop), subject)).fetchone()[0]
+                claims = json.loads(raw)
+                groups[(subject, prop)] = []
+            dv = DataValue.model_validate(claims[pos]["mainsnak"]["datavalue"])
+            groups[(subject, prop)].append(
                 TimedValue(
                     statement_id=sid, value_key=key, display=dv.display(names),
                     rank=RANK_NAMES[rank], point_in_time=pit, start=start, end=end,

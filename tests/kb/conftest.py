@@ -87,7 +87,9 @@ def make_entity(
     return Entity.model_validate(doc)
 
 
-def write_dump(path: Path, docs: list[dict[str, Any]], extra_lines: dict[int, str] | None = None) -> Path:
+def write_dump(
+    path: Path, docs: list[dict[str, Any]], extra_lines: dict[int, str] | None = None
+) -> Path:
     """A Wikidata-dump-shaped file: ``[``, one entity per line with commas, ``]``.
 
     ``extra_lines``: {index in docs: raw line inserted before that doc} for malformed input.
