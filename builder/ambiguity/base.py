@@ -1,0 +1,125 @@
+"""What every injector shares: the chain context, proposals, failures, and the final steps
+(candidates with downstream answers, the consequential test, a clue)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from builder.ambiguity.plan import final_text
+from builder.kb.text import normalize_name
+from builder.records.sample import Candidate
+from builder.records.seed import ClueFact, HopSpec, InjectionSpec, SeedChain
+from builder.seeding.facts import Facts
+
+MAX_CANDIDATES = 12
+
+
+@dataclass
+class ChainContext:
+    """One seed chain under injection."""
+
+    facts: Facts
+    seed: SeedChain
+    rng: random.Random
+    specs: list[HopSpec] = field(init=False)
+    keys: list[str] = field(init=False)
+    forbidden: list[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.specs = [h.spec for h in self.seed.hops]
+        self.keys = [h.answer_key for h in self.seed.hops]
+        self.forbidden = [s for h in self.seed.hops for s in (h.answer, *h.answer_aliases)]
+
+    def prev(self, hop: int) -> str | None:
+        return self.keys[hop - 1] if hop else None
+
+    @property
+    def final(self) -> str:
+        return self.seed.hops[-1].answer
+
+    def downstream(self, hop: int, key: str) -> str:
+        return final_text(self.facts, self.specs, hop, key, self.prev(hop) or "")
+
+    def candidate_label(self, hop: int, key: str) -> str:
+        spec = self.specs[hop]
+        prev = self.prev(hop)
+        if spec.link and not spec.link_inverse and prev:
+            text = self.facts.key_text(key, subject=prev, pid=spec.link)
+        else:
+            text = self.facts.label(key)
+        for v in self.facts.timed(prev, spec.link) if prev and spec.link else []:
+            if v.value_key == key and (when := v.point_in_time or v.start):
+                return f"{text} ({when.lstrip('+')[:4]})"
+        return text
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A checkpoint made ambiguous, ready to go into a sample."""
+
+    hop: int  # 0-based
+    injection: InjectionSpec
+    weakened: HopSpec
+    candidates: list[Candidate]
+    note: str
+
+
+@dataclass(frozen=True)
+class Failure:
+    """An ambiguity that was tried and failed a check (goes to the rejects file)."""
+
+    hop: int
+    type: str
+    check: str
+    reason: str
+    detail: str
+
+
+class Injector(Protocol):
+    """One ambiguity type: proposes ambiguous versions of a hop."""
+
+    name: str
+
+    def propose(self, ctx: ChainContext, hop: int) -> list[Proposal | Failure]: ...
+
+
+def same(a: str, b: str) -> bool:
+    return normalize_name(a) == normalize_name(b)
+
+
+def finish(
+    ctx: ChainContext,
+    hop: int,
+    injection: InjectionSpec,
+    weakened: HopSpec,
+    keys: list[str],
+    note: str,
+    clue: ClueFact | None,
+) -> Proposal | Failure:
+    """Attach candidates (target included) with downstream answers and the clue; refuse when
+    fewer than 2 candidates, no wrong candidate changes the final answer, or no clue."""
+    kind = injection.type
+    target = ctx.keys[hop]
+    if target not in keys or len(keys) < 2:
+        return Failure(hop, kind, "ambiguous", "fewer than 2 candidates fit",
+                       f"fits={len(keys)} target_in={target in keys}")  # fmt: skip
+    if len(keys) > MAX_CANDIDATES:
+        return Failure(hop, kind, "ambiguous", "too many candidates for one clue",
+                       f"fits={len(keys)} max={MAX_CANDIDATES}")  # fmt: skip
+    cands = [
+        Candidate(id=k, label=ctx.candidate_label(hop, k),
+                  downstream_answer=ctx.final if k == target else ctx.downstream(hop, k))
+        for k in keys
+    ]  # fmt: skip
+    wrong = [c for c in cands if c.id != target]
+    if not any(c.downstream_answer and not same(c.downstream_answer, ctx.final) for c in wrong):
+        got = [c.downstream_answer or "-" for c in wrong]
+        return Failure(hop, kind, "consequential", "no wrong candidate changes the final answer",
+                       f"final={ctx.final!r} wrong_downstream={got[:5]}")  # fmt: skip
+    if clue is None:
+        return Failure(hop, kind, "solvable", "no fact tells the target from every candidate",
+                       f"candidates={len(keys)}")  # fmt: skip
+    injection = injection.model_copy(update={"clue": clue})
+    return Proposal(hop, injection, weakened, cands, note)

@@ -1,0 +1,185 @@
+"""The six automatic checks, run on a Sample and the store alone.
+
+The sample's plan (``Provenance.generator``, a :class:`GeneratorInfo`) says what each hop's
+description is as a query, and how each ambiguous hop was weakened; every check re-runs those
+queries against the store, so a check is a query, never an assumption. Details carry the
+numbers behind a verdict.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from builder.ambiguity.clues import leaks, resolve_clue
+from builder.ambiguity.plan import candidate_keys, final_text, prev_keys, read_plan, weaken
+from builder.kb.store import KnowledgeStore
+from builder.kb.text import normalize_name
+from builder.records.sample import Sample
+from builder.records.seed import GeneratorInfo, HopSpec
+from builder.seeding.evidence import answer_text
+from builder.seeding.facts import Facts, year_of
+from builder.seeding.resolve import fits
+
+CHECKS = ("unique", "ambiguous", "solvable", "consequential", "no_leakage", "retrievable")
+SEARCH_K = 10
+
+
+class CheckResult(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    passed: bool
+    detail: str = Field("", description="The numbers behind the verdict.")
+
+
+class CheckReport(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    sample_id: str
+    passed: bool
+    results: list[CheckResult]
+
+    def failed(self) -> list[CheckResult]:
+        return [r for r in self.results if not r.passed]
+
+
+def _same(a: str, b: str) -> bool:
+    return normalize_name(a) == normalize_name(b)
+
+
+def check_unique(facts: Facts, sample: Sample, info: GeneratorInfo) -> CheckResult:
+    prevs = prev_keys(info.plan)
+    for ph, cp, prev in zip(info.plan, sample.checkpoints, prevs, strict=True):
+        found = fits(facts, ph.spec, prev)
+        if found != [ph.answer_key]:
+            return CheckResult(name="unique", passed=False,
+                               detail=f"hop {ph.index}: {len(found)} answers fit {found[:5]}, "
+                               f"expected {ph.answer_key}")  # fmt: skip
+        text, aliases = answer_text(facts, ph.answer_key, prev or "", ph.spec.link)
+        if not any(_same(t, cp.answer) for t in (text, *aliases)):
+            return CheckResult(
+                name="unique",
+                passed=False,
+                detail=f"hop {ph.index}: store answer {text!r} != {cp.answer!r}",
+            )
+    return CheckResult(name="unique", passed=True, detail=f"{len(info.plan)} hops, 1 answer each")
+
+
+def check_ambiguous(facts: Facts, info: GeneratorInfo) -> CheckResult:
+    prevs = prev_keys(info.plan)
+    parts = []
+    for ph, prev in zip(info.plan, prevs, strict=True):
+        inj = ph.injection
+        if inj is None:
+            continue
+        weak = weaken(ph.spec, inj)
+        exact = fits(facts, weak, prev)
+        if inj.type == "factual":
+            near = candidate_keys(facts, ph.spec, inj, prev)
+            ok = not exact and ph.answer_key in near
+            parts.append(f"hop {ph.index} factual: exact={len(exact)} near={len(near)}")
+        else:
+            ok = len(exact) >= 2 and ph.answer_key in exact
+            parts.append(f"hop {ph.index} {inj.type}: fits={len(exact)}")
+        if not ok:
+            return CheckResult(name="ambiguous", passed=False, detail="; ".join(parts))
+    if not parts:
+        return CheckResult(name="ambiguous", passed=False, detail="no ambiguous checkpoint")
+    return CheckResult(name="ambiguous", passed=True, detail="; ".join(parts))
+
+
+def check_solvable(facts: Facts, sample: Sample, info: GeneratorInfo) -> CheckResult:
+    prevs = prev_keys(info.plan)
+    parts = []
+    for ph, cp, prev in zip(info.plan, sample.checkpoints, prevs, strict=True):
+        if ph.injection is None:
+            continue
+        keys = candidate_keys(facts, ph.spec, ph.injection, prev)
+        weak = weaken(ph.spec, ph.injection)
+        left = resolve_clue(facts, cp.clue, ph.injection.clue, keys, weak, prev)
+        edited = " (edited clue)" if cp.clue.split() != ph.injection.clue.text.split() else ""
+        parts.append(f"hop {ph.index}: {len(keys)} -> {len(left)}{edited}")
+        if left != [ph.answer_key]:
+            return CheckResult(name="solvable", passed=False,
+                               detail="; ".join(parts) + f" left={left[:5]}")  # fmt: skip
+    return CheckResult(name="solvable", passed=bool(parts), detail="; ".join(parts))
+
+
+def check_consequential(facts: Facts, sample: Sample, info: GeneratorInfo) -> CheckResult:
+    specs = [p.spec for p in info.plan]
+    prevs = prev_keys(info.plan)
+    parts = []
+    for i, (ph, prev) in enumerate(zip(info.plan, prevs, strict=True)):
+        if ph.injection is None:
+            continue
+        keys = candidate_keys(facts, ph.spec, ph.injection, prev)
+        finals = {k: final_text(facts, specs, i, k, prev or "") for k in keys if k != ph.answer_key}
+        differ = [k for k, f in finals.items() if f and not _same(f, sample.answer)]
+        parts.append(f"hop {ph.index}: {len(differ)}/{len(finals)} wrong candidates change it")
+        if not differ:
+            return CheckResult(name="consequential", passed=False, detail="; ".join(parts))
+    return CheckResult(name="consequential", passed=bool(parts), detail="; ".join(parts))
+
+
+def check_no_leakage(sample: Sample) -> CheckResult:
+    forbidden = [sample.answer, *sample.answer_aliases]
+    for cp in sample.checkpoints:
+        forbidden += [cp.answer, *cp.answer_aliases]
+    found = [f"question: {x!r}" for x in leaks(sample.question, forbidden)]
+    for cp in sample.checkpoints:
+        found += [f"clue {cp.index}: {x!r}" for x in leaks(cp.clue, forbidden)]
+    return CheckResult(
+        name="no_leakage",
+        passed=not found,
+        detail="; ".join(found) if found else f"{len(forbidden)} strings absent",
+    )
+
+
+def hop_query(facts: Facts, spec: HopSpec, prev: str | None) -> str:
+    """A search query from a hop's description (what an agent would type)."""
+    words = []
+    if spec.class_id and facts.has_label(spec.class_id):
+        words.append(facts.label(spec.class_id))
+    if prev:
+        words.append(facts.label(prev))
+    if spec.link:
+        words.append(facts.label(spec.link))
+    for c in spec.constraints:
+        words.append(str(year_of(c.value)) if c.match == "year" else c.value_label)
+    if spec.qualifier_value:
+        words.append(str(year_of(spec.qualifier_value)))
+    if spec.criterion:
+        words.append(facts.label(spec.criterion))
+    return " ".join(words)
+
+
+def check_retrievable(facts: Facts, sample: Sample, info: GeneratorInfo) -> CheckResult:
+    prevs = prev_keys(info.plan)
+    ranks = []
+    for ph, cp, prev in zip(info.plan, sample.checkpoints, prevs, strict=True):
+        titles = [h.title for h in facts.store.search(hop_query(facts, ph.spec, prev), SEARCH_K)]
+        want = [e.title for e in cp.evidence]
+        hit = next((i + 1 for i, t in enumerate(titles) if t in want), None)
+        ranks.append(f"hop {ph.index}: rank {hit or '>' + str(SEARCH_K)}")
+        if hit is None:
+            return CheckResult(name="retrievable", passed=False, detail="; ".join(ranks))
+    return CheckResult(name="retrievable", passed=True, detail="; ".join(ranks))
+
+
+def run_checks(store: KnowledgeStore, sample: Sample, *, facts: Facts | None = None) -> CheckReport:
+    """All six checks on one sample (``facts`` shares caches across many samples)."""
+    facts = facts or Facts(store)
+    info = read_plan(sample)
+    if info is None:
+        results = [CheckResult(name=n, passed=False, detail="no readable plan in "
+                               "provenance.generator") for n in CHECKS]  # fmt: skip
+        return CheckReport(sample_id=sample.id, passed=False, results=results)
+    results = [
+        check_unique(facts, sample, info),
+        check_ambiguous(facts, info),
+        check_solvable(facts, sample, info),
+        check_consequential(facts, sample, info),
+        check_no_leakage(sample),
+        check_retrievable(facts, sample, info),
+    ]
+    return CheckReport(sample_id=sample.id, passed=all(r.passed for r in results), results=results)

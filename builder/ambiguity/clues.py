@@ -1,0 +1,148 @@
+"""Clues: first-person memory fragments built from one structured fact of the target.
+
+A clue's fact is true of the target and false of every other candidate, so ``solvable`` is a
+query. Clues edited by reviewers (text no longer the rendered one) are judged by which
+candidates' fact texts they mention.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from builder.kb.text import normalize_name
+from builder.records.seed import ClueFact, Constraint, HopSpec
+from builder.seeding.facts import Facts, qualifier_time, year_of
+from builder.seeding.options import fact_constraints
+from builder.seeding.resolve import base_fits, top
+from builder.seeding.templates import Templates, load_templates
+
+
+def _fill(template: str, **values: str) -> str:
+    for key, value in values.items():
+        template = template.replace("{" + key + "}", value)
+    return template
+
+
+def leaks(text: str, forbidden: Sequence[str]) -> list[str]:
+    """The forbidden strings (answers, aliases) that ``text`` contains as whole words."""
+    hay = f" {normalize_name(text)} "
+    out = []
+    for item in forbidden:
+        needle = normalize_name(item)
+        if needle and f" {needle} " in hay:
+            out.append(item)
+    return out
+
+
+def render(facts: Facts, clue: ClueFact, templates: Templates | None = None) -> str:
+    t = templates or load_templates()
+    p = facts.label(clue.property)
+    if clue.kind == "criterion":
+        return _fill(t.criterion(clue.property).clue, p=p)
+    v = str(year_of(clue.value)) if clue.match == "year" else clue.value_label
+    if clue.kind == "qualifier":
+        tmpl = t.qualifier_clues.get(clue.property) or t.qualifier_clues["default"]
+        return _fill(tmpl, v=v, p=p)
+    tmpl = (
+        t.fact_clues.get(clue.property)
+        or t.fact_clues["default_year" if clue.match == "year" else "default"]
+    )
+    return _fill(tmpl, v=v, p=p)
+
+
+def holds(facts: Facts, clue: ClueFact, key: str, spec: HopSpec, prev: str | None) -> bool:
+    """Whether candidate ``key`` satisfies the clue's structured fact."""
+    if clue.kind == "fact":
+        c = Constraint(property=clue.property, value=clue.value, match=clue.match)
+        return facts.holds(key, c)
+    if clue.kind == "qualifier":
+        if not prev or not spec.link:
+            return False
+        want = year_of(clue.value)
+        return any(
+            v.value_key == key and year_of(qualifier_time(v, clue.property)) == want
+            for v in facts.timed(prev, spec.link)
+        )
+    group = base_fits(facts, spec, prev)
+    return key in top(facts, group, clue.property)
+
+
+def _forms(facts: Facts, key: str) -> set[str]:
+    """Texts of a candidate's facts that a free-text clue may mention."""
+    out: set[str] = set()
+    for c in fact_constraints(facts, key):
+        out.add(normalize_name(c.value_label))
+    return {f for f in out if len(f) >= 3}
+
+
+def free_text_match(facts: Facts, text: str, keys: Sequence[str]) -> list[str]:
+    """Candidates singled out by an edited clue: those with a mentioned fact text that no
+    other candidate shares."""
+    hay = f" {normalize_name(text)} "
+    forms = {k: _forms(facts, k) for k in keys}
+    out = []
+    for k in keys:
+        others = set().union(*(forms[o] for o in keys if o != k)) if len(keys) > 1 else set()
+        if any(f" {f} " in hay for f in forms[k] - others):
+            out.append(k)
+    return out
+
+
+def resolve_clue(
+    facts: Facts,
+    clue_text: str,
+    clue: ClueFact,
+    keys: Sequence[str],
+    spec: HopSpec,
+    prev: str | None,
+) -> list[str]:
+    """Candidates the clue leaves: by its fact when unedited, by its words when edited."""
+    if " ".join(clue_text.split()) == " ".join(clue.text.split()):
+        return [k for k in keys if holds(facts, clue, k, spec, prev)]
+    return free_text_match(facts, clue_text, keys)
+
+
+def pick_fact_clue(
+    facts: Facts,
+    target: str,
+    keys: Sequence[str],
+    spec: HopSpec,
+    forbidden: Sequence[str],
+    banned_values: set[str],
+    rng: random.Random,
+    avoid: Constraint | None = None,
+) -> ClueFact | None:
+    """A fact of the target that no other candidate has, rendered without leaking answers."""
+    t = load_templates()
+    used = {(c.property, c.value) for c in spec.constraints}
+    good: list[tuple[int, ClueFact]] = []
+    for c in fact_constraints(facts, target):
+        if (c.property, c.value) in used or c.value in banned_values:
+            continue
+        if spec.link_inverse and c.property == spec.link:
+            continue
+        if any(facts.holds(k, c) for k in keys if k != target):
+            continue
+        clue = ClueFact(kind="fact", property=c.property, value=c.value,
+                        value_label=c.value_label, match=c.match, text="")  # fmt: skip
+        text = render(facts, clue, t)
+        if leaks(text, forbidden):
+            continue
+        rank = (0 if c.property in t.fact_clues else 1) + (2 if avoid == c else 0)
+        good.append((rank, clue.model_copy(update={"text": text})))
+    if not good:
+        return None
+    best = min(r for r, _ in good)
+    return rng.choice([c for r, c in good if r == best])
+
+
+def criterion_clue(facts: Facts, pid: str) -> ClueFact:
+    clue = ClueFact(kind="criterion", property=pid, text="")
+    return clue.model_copy(update={"text": render(facts, clue)})
+
+
+def qualifier_clue(facts: Facts, spec: HopSpec) -> ClueFact:
+    clue = ClueFact(kind="qualifier", property=spec.qualifier, value=spec.qualifier_value,
+                    match="year", text="")  # fmt: skip
+    return clue.model_copy(update={"text": render(facts, clue)})

@@ -1,0 +1,37 @@
+"""Entity ambiguity: drop one constraint so that several snapshot entities fit (siblings)."""
+
+from __future__ import annotations
+
+from builder.ambiguity.base import ChainContext, Failure, Proposal, finish
+from builder.ambiguity.clues import pick_fact_clue
+from builder.records.seed import ClueFact, InjectionSpec
+from builder.seeding.realize import Realizer
+from builder.seeding.resolve import fits, indexable, without
+
+
+class EntityInjector:
+    name = "entity"
+
+    def propose(self, ctx: ChainContext, hop: int) -> list[Proposal | Failure]:
+        spec = ctx.specs[hop]
+        if spec.criterion:
+            return []
+        prev = ctx.prev(hop)
+        target = ctx.keys[hop]
+        realizer = Realizer(ctx.facts)
+        out: list[Proposal | Failure] = []
+        for i, c in enumerate(spec.constraints):
+            weak = without(spec, i)
+            if not indexable(weak):
+                continue
+            keys = fits(ctx.facts, weak, prev)
+            clue = pick_fact_clue(
+                ctx.facts, target, keys, weak, ctx.forbidden, set(ctx.keys), ctx.rng, avoid=c
+            )
+            inj = InjectionSpec(type="entity", constraint=i, clue=ClueFact(property="", text=""))
+            note = (
+                f"The description no longer says '{realizer.constraint(c)}': "
+                f"{len(keys)} candidates fit."
+            )
+            out.append(finish(ctx, hop, inj, weak, keys, note, clue))
+        return out

@@ -1,0 +1,78 @@
+"""Factual ambiguity: one constraint value replaced by a false one, so that no entity fits
+exactly while the target differs in that constraint only (a near fit among others)."""
+
+from __future__ import annotations
+
+from builder.ambiguity.base import ChainContext, Failure, Proposal, finish
+from builder.ambiguity.clues import pick_fact_clue
+from builder.records.seed import ClueFact, Constraint, HopSpec, InjectionSpec
+from builder.seeding.facts import year_of
+from builder.seeding.realize import Realizer
+from builder.seeding.resolve import fits, indexable, near_fits, without
+
+MAX_FALSE = 12
+
+
+def _year_key(year: int) -> str:
+    return f"+{year:04d}-00-00T00:00:00Z" if year >= 0 else f"-{-year:04d}-00-00T00:00:00Z"
+
+
+def false_values(
+    ctx: ChainContext, spec: HopSpec, i: int, prev: str | None
+) -> list[tuple[str, str]]:
+    """(value key, label) candidates for replacing constraint ``i``, nearest first."""
+    c = spec.constraints[i]
+    if c.match == "year":
+        y = year_of(c.value) or 0
+        offsets = [1, -1, 2, -2, 3, -3]
+        return [(_year_key(y + d), str(y + d)) for d in offsets]
+    seen: dict[str, str] = {}
+    rest = without(spec, i)
+    for j in range(len(rest.constraints)):
+        relaxed = without(rest, j)
+        if not indexable(relaxed):
+            continue
+        for k in fits(ctx.facts, relaxed, prev):
+            for key in ctx.facts.value_keys(k, c.property):
+                if key != c.value and ctx.facts.has_label(key):
+                    seen.setdefault(key, ctx.facts.label(key))
+    return sorted(seen.items())[:MAX_FALSE]
+
+
+class FactualInjector:
+    name = "factual"
+
+    def propose(self, ctx: ChainContext, hop: int) -> list[Proposal | Failure]:
+        spec = ctx.specs[hop]
+        if spec.criterion:
+            return []
+        prev = ctx.prev(hop)
+        target = ctx.keys[hop]
+        realizer = Realizer(ctx.facts)
+        last: Failure | None = None
+        for i, c in enumerate(spec.constraints):
+            for value, label in false_values(ctx, spec, i, prev):
+                cons = list(spec.constraints)
+                cons[i] = Constraint(property=c.property, value=value, value_label=label,
+                                     match=c.match)  # fmt: skip
+                fal = spec.model_copy(update={"constraints": cons})
+                if fits(ctx.facts, fal, prev):
+                    continue
+                near = near_fits(ctx.facts, fal, prev)
+                if target not in near or len(near) < 2:
+                    continue
+                clue = pick_fact_clue(ctx.facts, target, near, fal, ctx.forbidden,
+                                      set(ctx.keys), ctx.rng, avoid=c)  # fmt: skip
+                blank = ClueFact(property="", text="")
+                inj = InjectionSpec(type="factual", constraint=i, false_value=value,
+                                    false_label=label, clue=blank)  # fmt: skip
+                note = (
+                    f"The user misremembers: says '{realizer.constraint(cons[i])}' but the "
+                    f"fact is '{realizer.constraint(c)}'; no entity fits exactly, "
+                    f"{len(near)} fit all but one detail."
+                )
+                got = finish(ctx, hop, inj, fal, near, note, clue)
+                if isinstance(got, Proposal):
+                    return [got]
+                last = got
+        return [last] if last else []

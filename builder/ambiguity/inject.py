@@ -1,0 +1,139 @@
+"""The injection stage: seeds in, samples with 1–4 ambiguous checkpoints out, rejects aside.
+
+Per seed, every registered injector proposes ambiguous versions of every hop; proposals that
+fail a check become rejects. A number of ambiguous hops is drawn (easy/medium/hard), each
+chosen hop takes the type used least so far (so the types stay balanced), and the assembled
+sample must pass all six checks; when it does not, fewer ambiguities are tried.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from builder.ambiguity import registry
+from builder.ambiguity.assemble import assemble, sample_id
+from builder.ambiguity.base import ChainContext, Failure, Proposal
+from builder.ambiguity.checks import run_checks
+from builder.kb.store import KnowledgeStore
+from builder.records.sample import Provenance, Sample
+from builder.records.seed import Reject, SeedChain
+from builder.seeding.facts import Facts
+
+# share of samples wanting 1, 2, 3, 4 ambiguous checkpoints (hard = 3+)
+K_WEIGHTS = {1: 0.22, 2: 0.38, 3: 0.30, 4: 0.10}
+
+
+@dataclass
+class InjectResult:
+    samples: list[Sample] = field(default_factory=list)
+    rejects: list[Reject] = field(default_factory=list)
+
+
+def provenance_for(store: KnowledgeStore, created_at: str | None) -> Provenance:
+    version = store.get_meta("snapshot_version") or ""
+    return Provenance(
+        snapshot_id=store.get_meta("snapshot_id") or "",
+        snapshot_version=version,
+        created_at=created_at or store.get_meta("created_at") or version,
+    )
+
+
+class Injection:
+    """State of one run: the balance of types and the rejects so far."""
+
+    def __init__(self, store: KnowledgeStore, types: Sequence[str] | None, seed: int,
+                 created_at: str | None) -> None:  # fmt: skip
+        self.store = store
+        self.facts = Facts(store)
+        self.injectors = registry.get(types)
+        self.types = [i.name for i in self.injectors]
+        self.seed = seed
+        self.used: Counter[str] = Counter()
+        self.provenance = provenance_for(store, created_at)
+        self.rejects: list[Reject] = []
+
+    def _reject(
+        self, chain: SeedChain, check: str, reason: str, detail: str, sid: str = ""
+    ) -> None:
+        self.rejects.append(Reject(seed_id=chain.id, sample_id=sid, check=check, reason=reason,
+                                   detail=detail))  # fmt: skip
+
+    def proposals(self, ctx: ChainContext) -> dict[int, list[Proposal]]:
+        out: dict[int, list[Proposal]] = {}
+        for hop in range(len(ctx.specs)):
+            for injector in self.injectors:
+                for got in injector.propose(ctx, hop):
+                    if isinstance(got, Failure):
+                        self._reject(ctx.seed, got.check, f"{got.type} at hop {hop + 1}: "
+                                     f"{got.reason}", got.detail)  # fmt: skip
+                    else:
+                        out.setdefault(hop, []).append(got)
+        return out
+
+    def _choose(
+        self, options: dict[int, list[Proposal]], k: int, rng: random.Random
+    ) -> dict[int, Proposal]:
+        hops = sorted(rng.sample(sorted(options), k))
+        chosen: dict[int, Proposal] = {}
+        local: Counter[str] = Counter()
+        for hop in hops:
+            props = options[hop]
+            by_type = sorted({p.injection.type for p in props},
+                             key=lambda t: (self.used[t] + local[t], rng.random()))  # fmt: skip
+            pick = [p for p in props if p.injection.type == by_type[0]]
+            chosen[hop] = pick[rng.randrange(len(pick))]
+            local[by_type[0]] += 1
+        return chosen
+
+    def one(self, chain: SeedChain) -> Sample | None:
+        rng = random.Random(f"{self.seed}:{chain.id}")
+        ctx = ChainContext(self.facts, chain, rng)
+        options = self.proposals(ctx)
+        if not options:
+            self._reject(chain, "inject", "no checkpoint admits an ambiguity",
+                         f"hops={len(chain.hops)} types={self.types}")  # fmt: skip
+            return None
+        want = rng.choices(list(K_WEIGHTS), weights=list(K_WEIGHTS.values()))[0]
+        for k in range(min(want, len(options)), 0, -1):
+            chosen = self._choose(options, k, rng)
+            sample = assemble(ctx, chosen, provenance=self.provenance, seed=self.seed,
+                              types=self.types)  # fmt: skip
+            report = run_checks(self.store, sample, facts=self.facts)
+            if report.passed:
+                self.used.update(p.injection.type for p in chosen.values())
+                return sample
+            for r in report.failed():
+                self._reject(chain, r.name, f"sample with {k} ambiguities failed {r.name}",
+                             r.detail, sample_id(chain.id))  # fmt: skip
+        return None
+
+
+def inject(
+    store: KnowledgeStore,
+    seeds: Sequence[SeedChain],
+    *,
+    types: Sequence[str] | None = None,
+    seed: int = 0,
+    progress: bool = True,
+    created_at: str | None = None,
+) -> InjectResult:
+    """Samples from seed chains; every failure is a reject with its check and numbers."""
+    run = Injection(store, types, seed, created_at)
+    result = InjectResult()
+    bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   console=Console(stderr=True), disable=not progress, transient=True)  # fmt: skip
+    with bar:
+        task = bar.add_task("injecting", total=len(seeds))
+        for chain in seeds:
+            sample = run.one(chain)
+            if sample is not None:
+                result.samples.append(sample)
+            bar.advance(task)
+    result.rejects = run.rejects
+    return result

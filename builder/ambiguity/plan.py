@@ -1,0 +1,62 @@
+"""The plan a Sample carries (``Provenance.generator``) and what checks and injectors derive
+from it: the weakened description of an ambiguous hop, its candidate set, downstream answers."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from builder.records.sample import Sample
+from builder.records.seed import GeneratorInfo, HopSpec, InjectionSpec, PlanHop
+from builder.seeding.evidence import answer_text
+from builder.seeding.facts import Facts
+from builder.seeding.resolve import fits, near_fits, run_rest, without
+
+
+def weaken(spec: HopSpec, inj: InjectionSpec) -> HopSpec:
+    """The description the user gives at an ambiguous hop."""
+    if inj.type == "entity":
+        return without(spec, inj.constraint)
+    if inj.type == "version":
+        return spec.model_copy(update={"qualifier": "", "qualifier_value": "", "any_time": True})
+    if inj.type == "criteria":
+        return spec.model_copy(update={"criterion": "", "criteria_options": list(inj.criteria)})
+    cons = list(spec.constraints)
+    old = cons[inj.constraint]
+    cons[inj.constraint] = old.model_copy(
+        update={"value": inj.false_value, "value_label": inj.false_label}
+    )
+    return spec.model_copy(update={"constraints": cons})
+
+
+def candidate_keys(facts: Facts, spec: HopSpec, inj: InjectionSpec, prev: str | None) -> list[str]:
+    """Who fits what the user said: weakened fits, or near fits for a falsified description."""
+    weak = weaken(spec, inj)
+    if inj.type == "factual":
+        return near_fits(facts, weak, prev)
+    return fits(facts, weak, prev)
+
+
+def final_text(facts: Facts, specs: list[HopSpec], start_index: int, key: str, prev: str) -> str:
+    """The chain's final answer when hop ``start_index`` (0-based) resolves to ``key``."""
+    path = run_rest(facts, specs[start_index + 1 :], key)
+    if path is None:
+        return ""
+    if len(path) == 1:
+        return answer_text(facts, key, prev, specs[start_index].link)[0]
+    return answer_text(facts, path[-1], path[-2], specs[-1].link)[0]
+
+
+def read_plan(sample: Sample) -> GeneratorInfo | None:
+    """The plan recorded in the sample, or None when absent or unreadable."""
+    raw = sample.provenance.generator
+    if not raw:
+        return None
+    try:
+        info = GeneratorInfo.model_validate_json(raw)
+    except ValidationError:
+        return None
+    return info if len(info.plan) == len(sample.checkpoints) else None
+
+
+def prev_keys(plan: list[PlanHop]) -> list[str | None]:
+    return [None, *(p.answer_key for p in plan[:-1])]

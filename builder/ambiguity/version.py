@@ -1,0 +1,37 @@
+"""Version ambiguity: drop the time qualifier of a time-qualified multi-valued relation."""
+
+from __future__ import annotations
+
+from builder.ambiguity.base import ChainContext, Failure, Proposal, finish
+from builder.ambiguity.clues import holds, pick_fact_clue, qualifier_clue
+from builder.ambiguity.plan import weaken
+from builder.records.seed import ClueFact, InjectionSpec
+from builder.seeding.facts import year_of
+from builder.seeding.resolve import fits
+
+
+class VersionInjector:
+    name = "version"
+
+    def propose(self, ctx: ChainContext, hop: int) -> list[Proposal | Failure]:
+        spec = ctx.specs[hop]
+        prev = ctx.prev(hop)
+        if not spec.qualifier or not spec.link or spec.link_inverse or prev is None:
+            return []
+        target = ctx.keys[hop]
+        inj = InjectionSpec(type="version", clue=ClueFact(property="", text=""))
+        weak = weaken(spec, inj)
+        keys = fits(ctx.facts, weak, prev)
+        clue: ClueFact | None = qualifier_clue(ctx.facts, spec)
+        assert clue is not None
+        if [k for k in keys if holds(ctx.facts, clue, k, weak, prev)] != [target]:
+            clue = None
+        if clue is None and ctx.specs[hop].link and ctx.facts.entity(target) is not None:
+            clue = pick_fact_clue(ctx.facts, target, keys, weak, ctx.forbidden, set(ctx.keys),
+                                  ctx.rng)  # fmt: skip
+        rel = ctx.facts.label(spec.link)
+        note = (
+            f"No time is given for '{rel}' (the gold value is the one of "
+            f"{year_of(spec.qualifier_value)}): {len(keys)} values over time fit."
+        )
+        return [finish(ctx, hop, inj, weak, keys, note, clue)]

@@ -1,0 +1,199 @@
+"""Candidate hop descriptions: hop 1 (a topic described by constraints or a superlative) and
+later hops (a relation from the previous answer, narrowed when it has several values).
+
+Every option returned identifies its answer uniquely (checked by :func:`fits`); options are
+returned in a deterministic order and the caller shuffles them with its seeded RNG.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from builder.kb.domains import CLASS_DOMAIN
+from builder.records.seed import Constraint, HopSpec
+from builder.records.wikidata import TimeValue
+from builder.seeding.facts import Facts, year_of
+from builder.seeding.resolve import fits, top
+
+SKIP_PROPS = frozenset({"P31", "P279", "P1343", "P910", "P373", "P18"})
+CONSTRAINT_TYPES = frozenset({"wikibase-item", "time"})
+LITERAL_TYPES = frozenset({"time", "quantity", "string", "monolingualtext"})
+MAX_CLUSTER = 60
+
+
+@dataclass(frozen=True)
+class Option:
+    """A hop description that picks out ``answer_key`` alone; ``kind`` says what it allows."""
+
+    spec: HopSpec
+    answer_key: str
+    answer_kind: str
+    kind: str  # constraints | criterion | link | version | narrowed | inverse
+
+
+def home_class(facts: Facts, entity_id: str) -> str:
+    """The nearest class in the domain table, else the nearest class."""
+    classes = facts.classes(entity_id)
+    for cls in classes:
+        if cls in CLASS_DOMAIN:
+            return cls
+    return classes[0] if classes else ""
+
+
+def fact_constraints(facts: Facts, entity_id: str) -> list[Constraint]:
+    """Best-rank facts of an entity usable as constraints (labelled items, dates by year)."""
+    ent = facts.entity(entity_id)
+    if ent is None:
+        return []
+    out: list[Constraint] = []
+    for pid in sorted(ent.claims):
+        if pid in SKIP_PROPS or facts.datatype(pid) not in CONSTRAINT_TYPES:
+            continue
+        for dv in ent.best_values(pid):
+            v = dv.parsed()
+            if isinstance(v, TimeValue):
+                if v.year is not None:
+                    out.append(Constraint(property=pid, value=v.time, value_label=str(v.year),
+                                          match="year"))  # fmt: skip
+            elif dv.type == "wikibase-entityid" and facts.has_label(dv.key()):
+                key = dv.key()
+                out.append(Constraint(property=pid, value=key, value_label=facts.label(key)))
+    return out
+
+
+def narrow(
+    facts: Facts, base: HopSpec, target: str, prev: str | None, extra: Iterable[Constraint]
+) -> HopSpec | None:
+    """Add target facts to ``base`` until it fits the target alone (at most 2 added)."""
+    spec = base
+    found = fits(facts, spec, prev)
+    if target not in found:
+        return None
+    for _ in range(2):
+        if found == [target]:
+            return spec
+        best: tuple[int, HopSpec, list[str]] | None = None
+        for c in extra:
+            if c in spec.constraints:
+                continue
+            trial = spec.model_copy(update={"constraints": [*spec.constraints, c]})
+            got = [k for k in found if facts.holds(k, c)]
+            if target in got and (best is None or len(got) < best[0]):
+                best = (len(got), trial, got)
+        if best is None:
+            return None
+        _, spec, found = best
+    return spec if found == [target] else None
+
+
+def topic_options(facts: Facts, topic: str) -> list[Option]:
+    """Hop-1 descriptions of ``topic``: a cluster constraint narrowed by more facts, or a
+    superlative within the cluster where another criterion ranks a different entity first."""
+    cls = home_class(facts, topic)
+    cons = fact_constraints(facts, topic)
+    out: list[Option] = []
+    for c in cons:
+        if c.match != "exact":
+            continue
+        size = facts.count(c.property, c.value)
+        if size < 2 or size > MAX_CLUSTER:
+            continue
+        base = HopSpec(class_id=cls, constraints=[c])
+        group = fits(facts, base, None)
+        if len(group) < 2:
+            continue
+        spec = narrow(facts, base, topic, None, [x for x in cons if x.property != c.property])
+        if spec is not None:
+            out.append(Option(spec, topic, "entity", "constraints"))
+        if len(group) >= 3:
+            out.extend(_criterion_options(facts, base, group, topic))
+    return out
+
+
+def _criterion_options(
+    facts: Facts, base: HopSpec, group: list[str], target: str, prev: str | None = None
+) -> list[Option]:
+    if not base.class_id:
+        return []
+    tops = {pid: top(facts, group, pid) for pid in facts.numeric_properties(base.class_id)}
+    tops = {pid: t for pid, t in tops.items() if len(t) == 1}
+    out = []
+    for pid, t in sorted(tops.items()):
+        if t != [target]:
+            continue
+        if any(other != t for p2, other in tops.items() if p2 != pid):
+            spec = base.model_copy(update={"criterion": pid})
+            if fits(facts, spec, prev) == [target]:
+                out.append(Option(spec, target, "entity", "criterion"))
+    return out
+
+
+def link_options(facts: Facts, prev: str, inverse_props: Iterable[str]) -> list[Option]:
+    """Later-hop descriptions from ``prev``: single-valued relations, time-pinned versions,
+    multi-valued relations narrowed by a fact of the value, and reverse relations."""
+    ent = facts.entity(prev)
+    if ent is None:
+        return []
+    out: list[Option] = []
+    for pid in sorted(ent.claims):
+        dtype = facts.datatype(pid)
+        if pid in SKIP_PROPS or dtype is None:
+            continue
+        kind = "entity" if dtype == "wikibase-item" else literal_kind(dtype)
+        if kind is None:
+            continue
+        timed = facts.timed(prev, pid)
+        if timed:
+            out.extend(_version_options(facts, prev, pid, kind))
+        keys = facts.value_keys(prev, pid)
+        if kind == "entity":
+            keys = [k for k in keys if facts.has_label(k)]
+        if len(keys) == 1 and not timed:
+            out.append(Option(HopSpec(link=pid), keys[0], kind, "link"))
+        elif len(keys) >= 2 and kind == "entity":
+            for k in keys:
+                spec = narrow(facts, HopSpec(link=pid), k, prev, fact_constraints(facts, k))
+                if spec is not None:
+                    out.append(Option(spec, k, kind, "narrowed"))
+    for pid in inverse_props:
+        subs = [s for s in facts.store.subjects(pid, prev) if s != prev]
+        if not subs or len(subs) > MAX_CLUSTER:
+            continue
+        for s in subs:
+            base = HopSpec(link=pid, link_inverse=True, class_id=home_class(facts, s))
+            spec = narrow(facts, base, s, prev, fact_constraints(facts, s))
+            if spec is not None:
+                out.append(Option(spec, s, "entity", "inverse"))
+            group = fits(facts, base, prev)
+            if len(group) >= 3:
+                out.extend(_criterion_options(facts, base, group, s, prev))
+    return out
+
+
+def literal_kind(dtype: str) -> str | None:
+    if dtype == "time":
+        return "time"
+    if dtype == "quantity":
+        return "quantity"
+    if dtype in ("string", "monolingualtext"):
+        return "string"
+    return None
+
+
+def _version_options(facts: Facts, prev: str, pid: str, kind: str) -> list[Option]:
+    out = []
+    timed = facts.timed(prev, pid)
+    for qual, attr in (("P585", "point_in_time"), ("P580", "start")):
+        years = [year_of(getattr(v, attr)) for v in timed]
+        for v, y in zip(timed, years, strict=True):
+            if y is None or years.count(y) != 1:
+                continue
+            if kind == "entity" and not facts.has_label(v.value_key):
+                continue
+            spec = HopSpec(link=pid, qualifier=qual, qualifier_value=getattr(v, attr))
+            if fits(facts, spec, prev) == [v.value_key]:
+                out.append(Option(spec, v.value_key, kind, "version"))
+        if out:
+            break
+    return out

@@ -1,0 +1,108 @@
+"""Running hop descriptions (:class:`HopSpec`) as queries: the core every stage shares.
+
+``fits`` returns the value keys that satisfy a description; seeding needs exactly one,
+ambiguity needs several (or, for a falsified description, none plus near fits); the checks
+re-run the same functions on a Sample's recorded plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from builder.records.seed import HopSpec
+from builder.seeding.facts import Facts, qualifier_time, year_of
+
+
+def indexable(spec: HopSpec) -> bool:
+    """A description has an index to start from: a link, or an exact-value constraint."""
+    return bool(spec.link) or any(c.match == "exact" for c in spec.constraints)
+
+
+def pool(facts: Facts, spec: HopSpec, prev: str | None) -> list[str]:
+    """Keys the description's index yields before filtering (never all entities)."""
+    if spec.link:
+        if not prev:
+            return []
+        if spec.link_inverse:
+            return facts.store.subjects(spec.link, prev)
+        if spec.any_time or spec.qualifier:
+            timed = facts.timed(prev, spec.link)
+            if spec.any_time:
+                return list(dict.fromkeys(v.value_key for v in timed))
+            want = year_of(spec.qualifier_value)
+            return list(
+                dict.fromkeys(
+                    v.value_key for v in timed if year_of(qualifier_time(v, spec.qualifier)) == want
+                )
+            )
+        return facts.value_keys(prev, spec.link)
+    exact = [c for c in spec.constraints if c.match == "exact"]
+    if exact:
+        best = min(exact, key=lambda c: (facts.count(c.property, c.value), c.property, c.value))
+        return facts.store.subjects(best.property, best.value)
+    if spec.class_id:
+        return facts.store.instances_of(spec.class_id)
+    return []
+
+
+def _passes(facts: Facts, spec: HopSpec, key: str) -> bool:
+    if spec.class_id and spec.class_id not in facts.classes(key):
+        return False
+    return all(facts.holds(key, c) for c in spec.constraints)
+
+
+def top(facts: Facts, keys: Sequence[str], pid: str, order: str = "max") -> list[str]:
+    """The keys ranked first by numeric ``pid`` (all of them on a tie; none without values)."""
+    nums = facts.numbers(pid, list(keys))
+    if not nums:
+        return []
+    best = max(nums.values()) if order == "max" else min(nums.values())
+    return sorted(k for k, v in nums.items() if v == best)
+
+
+def fits(facts: Facts, spec: HopSpec, prev: str | None) -> list[str]:
+    """Sorted value keys satisfying the whole description."""
+    keys = [k for k in pool(facts, spec, prev) if _passes(facts, spec, k)]
+    if spec.criterion:
+        keys = top(facts, keys, spec.criterion, spec.criterion_order)
+    elif spec.criteria_options:
+        keys = list({t for pid in spec.criteria_options for t in top(facts, keys, pid)})
+    return sorted(set(keys))
+
+
+def base_fits(facts: Facts, spec: HopSpec, prev: str | None) -> list[str]:
+    """Fits before any ranking criterion (the group a superlative ranks)."""
+    plain = spec.model_copy(update={"criterion": "", "criteria_options": []})
+    return fits(facts, plain, prev)
+
+
+def without(spec: HopSpec, i: int) -> HopSpec:
+    return spec.model_copy(
+        update={"constraints": [c for j, c in enumerate(spec.constraints) if j != i]}
+    )
+
+
+def near_fits(facts: Facts, spec: HopSpec, prev: str | None) -> list[str]:
+    """Keys failing exactly one constraint (class and link always kept).
+
+    Relaxations left without an index (no link, no exact constraint) are not enumerated.
+    """
+    out: set[str] = set()
+    for i, c in enumerate(spec.constraints):
+        relaxed = without(spec, i)
+        if not indexable(relaxed):
+            continue
+        out.update(k for k in fits(facts, relaxed, prev) if not facts.holds(k, c))
+    return sorted(out)
+
+
+def run_rest(facts: Facts, specs: Sequence[HopSpec], start: str) -> list[str] | None:
+    """Execute the later hops from ``start``: the keys reached (``start`` first), or None
+    when a later hop does not have exactly one answer."""
+    path = [start]
+    for spec in specs:
+        found = fits(facts, spec, path[-1])
+        if len(found) != 1:
+            return None
+        path.append(found[0])
+    return path

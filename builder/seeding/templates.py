@@ -1,0 +1,100 @@
+"""Loading the question and clue templates (data files under ``builder/prompts/templates``)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+from builder.errors import ConfigError
+
+TEMPLATE_DIR = Path(__file__).resolve().parents[1] / "prompts" / "templates"
+
+
+class RelationPhrases(BaseModel):
+    """Phrases of one property; ``{x}`` = a noun phrase, ``{v}`` = a value, ``{p}`` = label."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    of: str = ""
+    ask: str = ""
+    by: str = ""
+    in_: str = Field("", alias="in")
+
+
+class CriterionPhrases(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    most: str = ""
+    vague: str = ""
+    clue: str = ""
+
+
+class Templates(BaseModel):
+    """Every template file, validated."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    default: RelationPhrases
+    qualifiers: dict[str, str]
+    relations: dict[str, RelationPhrases]
+    fact_clues: dict[str, str]
+    qualifier_clues: dict[str, str]
+    criterion_default: CriterionPhrases
+    criteria: dict[str, CriterionPhrases]
+
+    def relation(self, pid: str) -> RelationPhrases:
+        own = self.relations.get(pid)
+        if own is None:
+            return self.default
+        return RelationPhrases.model_validate(
+            {
+                "of": own.of or self.default.of,
+                "ask": own.ask or self.default.ask,
+                "by": own.by or self.default.by,
+                "in": own.in_ or self.default.in_,
+            }
+        )
+
+    def criterion(self, pid: str) -> CriterionPhrases:
+        own = self.criteria.get(pid)
+        d = self.criterion_default
+        if own is None:
+            return d
+        return CriterionPhrases(
+            most=own.most or d.most, vague=own.vague or d.vague, clue=own.clue or d.clue
+        )
+
+
+def _load(name: str, directory: Path) -> dict[str, Any]:
+    path = directory / name
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise ConfigError(
+            f"cannot read template file {path}: {exc}", hint="restore it from the repository"
+        ) from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"template file {path} must hold a mapping")
+    return data
+
+
+@lru_cache(maxsize=4)
+def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
+    rel = _load("relations.yaml", directory)
+    clues = _load("clues.yaml", directory)
+    crit = _load("criteria.yaml", directory)
+    return Templates.model_validate(
+        {
+            "default": rel["default"],
+            "qualifiers": rel.get("qualifiers", {}),
+            "relations": rel.get("relations", {}),
+            "fact_clues": clues.get("fact", {}),
+            "qualifier_clues": clues.get("qualifier", {}),
+            "criterion_default": crit["default"],
+            "criteria": crit.get("criteria", {}),
+        }
+    )

@@ -1,0 +1,114 @@
+"""Small hand-built knowledge bases for seeding/injection tests, written into a real store.
+
+``ent(id, label, cls, claims, page)``: claims map a property to a value or a list of values;
+a value is an id (``L:…``/``Q…``), a date string (``2017-03-03`` / ``2017``), a number, or a
+dict ``{"v": value, "P580": "2002", "rank": "preferred"}`` for qualifiers and rank.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from builder.kb.store import KnowledgeStore
+from builder.records.page import Page
+from builder.records.wikidata import Entity
+
+PROPS: dict[str, tuple[str, str]] = {
+    "P31": ("instance of", "wikibase-item"),
+    "P279": ("subclass of", "wikibase-item"),
+    "P17": ("country", "wikibase-item"),
+    "P36": ("capital", "wikibase-item"),
+    "P19": ("place of birth", "wikibase-item"),
+    "P30": ("continent", "wikibase-item"),
+    "P57": ("director", "wikibase-item"),
+    "P106": ("occupation", "wikibase-item"),
+    "P112": ("founded by", "wikibase-item"),
+    "P136": ("genre", "wikibase-item"),
+    "P159": ("headquarters location", "wikibase-item"),
+    "P166": ("award received", "wikibase-item"),
+    "P169": ("chief executive officer", "wikibase-item"),
+    "P178": ("developer", "wikibase-item"),
+    "P400": ("platform", "wikibase-item"),
+    "P569": ("date of birth", "time"),
+    "P571": ("inception", "time"),
+    "P577": ("publication date", "time"),
+    "P580": ("start time", "time"),
+    "P582": ("end time", "time"),
+    "P585": ("point in time", "time"),
+    "P1082": ("population", "quantity"),
+    "P2046": ("area", "quantity"),
+    "P4511": ("vertical depth", "quantity"),
+    "P2142": ("box office", "quantity"),
+}
+
+
+def _time(text: str) -> dict[str, Any]:
+    parts = text.split("-")
+    precision = {1: 9, 2: 10, 3: 11}[len(parts)]
+    full = "-".join([*parts, *(["00"] * (3 - len(parts)))])
+    return {"time": f"+{full}T00:00:00Z", "precision": precision, "timezone": 0,
+            "before": 0, "after": 0,
+            "calendarmodel": "http://www.wikidata.org/entity/Q1985727"}  # fmt: skip
+
+
+def _datavalue(pid: str, value: Any) -> dict[str, Any]:
+    dtype = PROPS[pid][1]
+    if dtype == "wikibase-item":
+        return {"type": "wikibase-entityid", "value": {"entity-type": "item", "id": value}}
+    if dtype == "time":
+        return {"type": "time", "value": _time(str(value))}
+    return {"type": "quantity", "value": {"amount": f"+{value}", "unit": "1"}}
+
+
+def _snak(pid: str, value: Any) -> dict[str, Any]:
+    return {"snaktype": "value", "property": pid, "datatype": PROPS[pid][1],
+            "datavalue": _datavalue(pid, value)}  # fmt: skip
+
+
+def _statements(pid: str, raw: Any, eid: str) -> list[dict[str, Any]]:
+    out = []
+    for i, item in enumerate(raw if isinstance(raw, list) else [raw]):
+        spec = item if isinstance(item, dict) else {"v": item}
+        quals = {q: [_snak(q, spec[q])] for q in ("P580", "P582", "P585") if q in spec}
+        out.append({"id": f"{eid}${pid}-{i}", "type": "statement", "mainsnak": _snak(pid, spec["v"]),
+                    "rank": spec.get("rank", "normal"), "qualifiers": quals,
+                    "qualifiers-order": list(quals)})  # fmt: skip
+    return out
+
+
+def ent(
+    eid: str,
+    label: str,
+    cls: str | None = None,
+    claims: dict[str, Any] | None = None,
+    page: str | None = None,
+    aliases: tuple[str, ...] = (),
+) -> tuple[Entity, Page | None]:
+    all_claims = dict(claims or {})
+    if cls:
+        all_claims["P31"] = cls
+    doc = {
+        "id": eid,
+        "type": "item",
+        "labels": {"en": {"language": "en", "value": label}},
+        "aliases": {"en": [{"language": "en", "value": a} for a in aliases]},
+        "claims": {pid: _statements(pid, v, eid) for pid, v in all_claims.items()},
+    }
+    pg = Page(entity_id=eid, title=label, url=f"https://example.org/{eid}", text=page,
+              source="bundled") if page else None  # fmt: skip
+    return Entity.model_validate(doc), pg
+
+
+def build_store(path: Path, items: list[tuple[Entity, Page | None]]) -> KnowledgeStore:
+    store = KnowledgeStore.open(path)
+    props = [
+        Entity.model_validate({"id": pid, "type": "property", "datatype": dtype,
+                               "labels": {"en": {"language": "en", "value": label}}})
+        for pid, (label, dtype) in PROPS.items()
+    ]  # fmt: skip
+    store.upsert_entities([*props, *(e for e, _ in items)])
+    store.upsert_pages([p for _, p in items if p is not None])
+    store.set_meta("snapshot_id", "minikb")
+    store.set_meta("snapshot_version", "2026-01-01")
+    return store
