@@ -1,12 +1,124 @@
-"""``discobench evaluation``: placeholder until its stage lands."""
+"""``discobench eval``: run agents, score trajectories, compare runs."""
 
 from __future__ import annotations
 
-from builder.cli.common import new_app
+from pathlib import Path
+from typing import Annotated
 
-app = new_app("evaluation commands.")
+import typer
+
+from builder.cli.common import console, new_app, workspace_from
+
+app = new_app("Evaluate search agents: run episodes, score trajectories, compare runs.")
+
+DatasetOpt = Annotated[
+    Path,
+    typer.Option(
+        "--dataset",
+        help="Export folder, Parquet file, or samples JSONL.",
+        show_default=False,
+    ),
+]
 
 
-@app.command("help-stub", hidden=True)
-def _stub() -> None:
-    """Hidden; keeps the group valid until real commands land."""
+@app.command("score")
+def score_cmd(
+    dataset: DatasetOpt,
+    trajectories: Annotated[
+        Path, typer.Option("--trajectories", help="Trajectories JSONL (one episode per line).")
+    ],
+    heavy_search: Annotated[
+        int, typer.Option("--heavy-search", help="H: searches from which a guess is heavy.")
+    ] = 3,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the metrics as JSON here.")
+    ] = None,
+) -> None:
+    """Score trajectories against a dataset (docs/evaluation.md)."""
+    from builder.evaluation.commands import score_files
+    from builder.evaluation.report import print_full_report, run_name
+
+    metrics = score_files(dataset, trajectories, heavy_search=heavy_search, json_out=json_out)
+    print_full_report({run_name(metrics, trajectories.stem): metrics}, console)
+    if json_out is not None:
+        console.print(f"metrics written to {json_out}")
+
+
+@app.command("run")
+def run_cmd(
+    ctx: typer.Context,
+    dataset: DatasetOpt,
+    agent: Annotated[
+        str,
+        typer.Option(
+            "--agent",
+            help="openai:MODEL, baseline:direct-guess, baseline:search-then-ask, "
+            "baseline:oracle-ask.",
+        ),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Trajectories JSONL (appended; resumes).")],
+    setting: Annotated[str, typer.Option(help="System prompt: neutral or guided.")] = "neutral",
+    ablation: Annotated[
+        str, typer.Option(help="none, no_search, or unambiguous (the restored question).")
+    ] = "none",
+    search: Annotated[str, typer.Option(help="Search backend: local or tavily.")] = "local",
+    concurrency: Annotated[int, typer.Option(min=1, help="Episodes in parallel.")] = 4,
+    user: Annotated[str, typer.Option(help="Simulated user: deterministic or llm.")] = (
+        "deterministic"
+    ),
+    judge: Annotated[str, typer.Option(help="Judge: match or llm (fills checkpoints).")] = "match",
+    max_turns: Annotated[int, typer.Option(min=1, help="Model calls per episode.")] = 20,
+    max_searches: Annotated[int, typer.Option(min=0, help="Searches per episode.")] = 10,
+    max_asks: Annotated[int, typer.Option(min=0, help="Asks per episode.")] = 3,
+    top_k: Annotated[int, typer.Option(min=1, help="Search results per query.")] = 5,
+    cache: Annotated[
+        bool, typer.Option("--cache/--no-cache", help="Cache the agent's model calls.")
+    ] = True,
+    progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
+) -> None:
+    """Play an agent on every sample (resumable: samples already in OUT are skipped)."""
+    from builder.evaluation.commands import run_files
+    from builder.evaluation.harness import Limits
+
+    ws = workspace_from(ctx)
+    summary = run_files(
+        dataset,
+        kb_path=ws.kb_path,
+        search=search,
+        ablation=ablation,
+        agent=agent,
+        out=out,
+        setting=setting,
+        concurrency=concurrency,
+        progress=progress,
+        user=user,
+        judge=judge,
+        limits=Limits(
+            max_turns=max_turns, max_searches=max_searches, max_asks=max_asks, top_k=top_k
+        ),
+        search_cache_dir=ws.runs_dir / "search-cache",
+        llm_cache_dir=ws.llm_cache_dir,
+        llm_cache=cache,
+    )
+    console.print(
+        f"{summary.ran} episode(s) played, {summary.skipped} skipped (already in {out}), "
+        f"{summary.errors} error(s); {summary.model_calls} model call(s), "
+        f"{summary.usage.input_tokens} in / {summary.usage.output_tokens} out tokens; "
+        f"{summary.wall_seconds:.1f}s"
+    )
+    console.print(f"score it: discobench eval score --dataset {dataset} --trajectories {out}")
+
+
+@app.command("report")
+def report_cmd(
+    runs: Annotated[list[Path], typer.Argument(help="Metrics JSON files (eval score --json).")],
+    out: Annotated[Path | None, typer.Option("--out", help="Folder for the PNG plots.")] = None,
+) -> None:
+    """Several runs side by side (Table 4 and Table 5 layouts) and PNG plots."""
+    from builder.evaluation.commands import report_files
+    from builder.evaluation.report import print_full_report
+
+    named, plots = report_files(runs, out)
+    print_full_report(named, console)
+    for p in plots:
+        console.print(f"plot: {p}")

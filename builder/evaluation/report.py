@@ -1,0 +1,195 @@
+"""Side-by-side tables (the paper's Table 4 and Table 5 layouts) and PNG plots of runs.
+
+Table 4 (main results): one row per run; answer accuracy, checkpoint pass, ambiguity
+detection (accuracy, F1, recall), clarification efficiency (CE-A, CE-B), turns and tokens.
+Table 5 (behaviour): one row per run; for each profile its share of the gold-ambiguous
+checkpoints and its pass rate. Tables show percentages; the JSON keeps fractions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from builder.errors import InputError
+from builder.evaluation.metrics import DIFFICULTIES, PROFILES, Metrics
+from builder.records.sample import AMBIGUITY_TYPES
+
+
+def pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.1f}"
+
+
+def num(x: float | None, digits: int = 2) -> str:
+    return "–" if x is None else f"{x:.{digits}f}"
+
+
+def run_name(m: Metrics, fallback: str) -> str:
+    if m.run is None or not m.run.agent:
+        return fallback
+    return f"{m.run.agent} [{m.run.setting}/{m.run.ablation}]"
+
+
+TABLE4: tuple[tuple[str, str], ...] = (
+    ("Acc", "accuracy"),
+    ("CP", "checkpoint_pass"),
+    ("Det-Acc", "detection_accuracy"),
+    ("Det-F1", "detection_f1"),
+    ("Amb-Rec", "ambiguity_recall"),
+    ("CE-A", "ce_a"),
+    ("CE-B", "ce_b"),
+)
+
+
+def table4(named: Mapping[str, Metrics]) -> Table:
+    t = Table(title="Main results (%; turns and tokens per sample)")
+    t.add_column("run")
+    for label, _ in TABLE4:
+        t.add_column(label, justify="right")
+    for label in ("Ask", "Search", "In tok", "Out tok", "n", "err", "miss"):
+        t.add_column(label, justify="right")
+    for name, m in named.items():
+        cells = [pct(getattr(m, key)) for _, key in TABLE4]
+        cells += [num(m.ask_turns), num(m.search_turns), num(m.input_tokens, 0)]
+        cells += [num(m.output_tokens, 0), str(m.n_samples), str(m.n_errors), str(m.n_missing)]
+        t.add_row(name, *cells)
+    return t
+
+
+def table5(named: Mapping[str, Metrics]) -> Table:
+    t = Table(title="Behaviour profiles of gold-ambiguous checkpoints (share % / pass %)")
+    t.add_column("run")
+    for p in PROFILES:
+        t.add_column(p, justify="right")
+    t.add_column("H", justify="right")
+    for name, m in named.items():
+        cells = [f"{pct(m.profiles[p].share)} / {pct(m.profiles[p].pass_rate)}" for p in PROFILES]
+        t.add_row(name, *cells, str(m.heavy_search))
+    return t
+
+
+def breakdown_tables(named: Mapping[str, Metrics]) -> list[Table]:
+    by_type = Table(title="By ambiguity type (count / recall % / pass %)")
+    by_type.add_column("run")
+    for kind in AMBIGUITY_TYPES:
+        by_type.add_column(kind, justify="right")
+    by_diff = Table(title="By difficulty (n / accuracy % / checkpoint pass %)")
+    by_diff.add_column("run")
+    for d in DIFFICULTIES:
+        by_diff.add_column(d, justify="right")
+    domains = sorted({d for m in named.values() for d in m.by_domain})
+    by_dom = Table(title="By domain (n / accuracy %)")
+    by_dom.add_column("run")
+    for d in domains:
+        by_dom.add_column(d, justify="right")
+    for name, m in named.items():
+        by_type.add_row(
+            name,
+            *(
+                f"{s.count} / {pct(s.recall)} / {pct(s.pass_rate)}"
+                for s in (m.by_type[k] for k in AMBIGUITY_TYPES)
+            ),
+        )
+        by_diff.add_row(
+            name,
+            *(
+                f"{s.n_samples} / {pct(s.accuracy)} / {pct(s.checkpoint_pass)}"
+                for s in (m.by_difficulty[d] for d in DIFFICULTIES)
+            ),
+        )
+        by_dom.add_row(
+            name,
+            *(
+                f"{m.by_domain[d].n_samples} / {pct(m.by_domain[d].accuracy)}"
+                if d in m.by_domain
+                else "–"
+                for d in domains
+            ),
+        )
+    return [by_type, by_diff, by_dom]
+
+
+def print_metrics_table(named_metrics: dict[str, Metrics], console: Console | None = None) -> None:
+    """Table 4 and Table 5 layouts for several runs (what ``discobench build`` prints)."""
+    console = console or Console()
+    console.print(table4(named_metrics))
+    console.print(table5(named_metrics))
+
+
+def print_full_report(named: dict[str, Metrics], console: Console | None = None) -> None:
+    console = console or Console()
+    print_metrics_table(named, console)
+    for t in breakdown_tables(named):
+        console.print(t)
+    for name, m in named.items():
+        for note in m.notes:
+            console.print(f"[yellow]note[/] ({name}): {note}")
+
+
+def load_metrics(path: Path) -> Metrics:
+    try:
+        return Metrics.model_validate_json(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError("no such metrics file", path=path) from None
+    except ValueError as exc:
+        raise InputError(
+            f"not a metrics JSON ({str(exc).splitlines()[0]})",
+            path=path,
+            hint="pass files written by `discobench eval score --json OUT`",
+        ) from None
+
+
+def _bars(
+    path: Path, title: str, groups: list[str], series: dict[str, list[float | None]], ylabel: str
+) -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.2 * len(groups) * max(1, len(series)) / 2), 4))
+    width = 0.8 / max(1, len(series))
+    for i, (name, values) in enumerate(series.items()):
+        xs = [g + i * width for g in range(len(groups))]
+        ax.bar(xs, [100 * (v or 0.0) for v in values], width=width, label=name)
+    ax.set_xticks([g + 0.4 - width / 2 for g in range(len(groups))], groups)
+    ax.set_ylim(0, 100)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120, metadata={"Software": None})
+    plt.close(fig)
+    return path
+
+
+def plot_report(named: Mapping[str, Metrics], out_dir: Path) -> list[Path]:
+    """Detection recall by ambiguity type, accuracy by difficulty, pass rate by profile."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    types, diffs, profs = list(AMBIGUITY_TYPES), list(DIFFICULTIES), list(PROFILES)
+    return [
+        _bars(
+            out_dir / "recall_by_type.png",
+            "Detection recall by ambiguity type",
+            types,
+            {n: [m.by_type[k].recall for k in types] for n, m in named.items()},
+            "recall (%)",
+        ),
+        _bars(
+            out_dir / "accuracy_by_difficulty.png",
+            "Accuracy by difficulty",
+            diffs,
+            {n: [m.by_difficulty[d].accuracy for d in diffs] for n, m in named.items()},
+            "accuracy (%)",
+        ),
+        _bars(
+            out_dir / "pass_rate_by_profile.png",
+            "Checkpoint pass rate by behaviour profile",
+            profs,
+            {n: [m.profiles[p].pass_rate for p in profs] for n, m in named.items()},
+            "pass rate (%)",
+        ),
+    ]

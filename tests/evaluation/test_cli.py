@@ -1,0 +1,143 @@
+"""``discobench eval run / score / report`` through the CLI runner, on real files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from typer.testing import CliRunner
+
+from builder.cli.main import app
+from builder.evaluation.commands import report_files
+from builder.samples_io import write_samples
+from tests.evaluation.factories import S, answer, ask, three_samples, traj
+from tests.evaluation.world import build_store, world_samples
+
+runner = CliRunner()
+
+SPEC_KEYS = {
+    "n_samples", "accuracy", "checkpoint_pass", "detection_accuracy", "detection_f1",
+    "ambiguity_recall", "ce_a", "ce_b", "ask_turns", "search_turns", "input_tokens",
+    "output_tokens", "n_errors", "n_missing", "profiles", "by_type", "by_difficulty",
+    "by_domain", "heavy_search", "run",
+}  # fmt: skip
+
+
+def _write_trajs(path: Path) -> None:
+    lines = [
+        traj("s1", [S, ask(1), answer("Hidemaro Fujibayashi", {"1": "BotW"})]),
+        traj("s2", [ask(), answer("nope")]),  # target absent → default matcher
+    ]
+    path.write_text("".join(t.model_dump_json(exclude_unset=True) + "\n" for t in lines))
+
+
+def test_score_jsonl_dataset_writes_json_with_spec_keys(tmp_path: Path) -> None:
+    data = tmp_path / "samples.jsonl"
+    write_samples(data, three_samples())
+    trajs = tmp_path / "t.jsonl"
+    _write_trajs(trajs)
+    out = tmp_path / "m.json"
+    res = runner.invoke(
+        app,
+        ["eval", "score", "--dataset", str(data), "--trajectories", str(trajs), "--json", str(out)],
+    )
+    assert res.exit_code == 0, res.output
+    m = json.loads(out.read_text())
+    assert set(m) >= SPEC_KEYS
+    assert set(m["profiles"]) == {"DirectGuess", "SearchHeavyGuess", "DirectAsk", "SearchThenAsk"}
+    assert set(m["by_type"]) == {"entity", "version", "criteria", "factual"}
+    assert set(m["by_difficulty"]) == {"easy", "medium", "hard"}
+    assert m["accuracy"] == 1 / 3 and m["n_missing"] == 1 and m["heavy_search"] == 3
+    assert m["n_assigned_targets"] == 1
+    assert "Main results" in res.output and "default matcher" in res.output
+
+
+def test_score_parquet_file_and_export_folder(tmp_path: Path) -> None:
+    rows = [s.model_dump(mode="json") for s in three_samples()]
+    folder = tmp_path / "export"
+    (folder / "default").mkdir(parents=True)
+    (folder / "unambiguous").mkdir()
+    pq.write_table(pa.Table.from_pylist(rows), folder / "default" / "test-00000-of-00001.parquet")
+    pq.write_table(pa.Table.from_pylist(rows), folder / "unambiguous" / "test.parquet")
+    trajs = tmp_path / "t.jsonl"
+    _write_trajs(trajs)
+    for dataset in (folder, folder / "default" / "test-00000-of-00001.parquet"):
+        out = tmp_path / f"{dataset.name}.json"
+        res = runner.invoke(
+            app,
+            ["eval", "score", "--dataset", str(dataset), "--trajectories", str(trajs),
+             "--json", str(out), "--heavy-search", "1"],
+        )  # fmt: skip
+        assert res.exit_code == 0, res.output
+        m = json.loads(out.read_text())
+        assert m["n_samples"] == 3 and m["heavy_search"] == 1
+
+
+def test_score_bad_trajectory_line_names_file_and_line(tmp_path: Path) -> None:
+    data = tmp_path / "samples.jsonl"
+    write_samples(data, three_samples())
+    trajs = tmp_path / "t.jsonl"
+    trajs.write_text('{"sample_id": "s1", "events": []}\n{"events": []}\n')
+    res = runner.invoke(
+        app, ["eval", "score", "--dataset", str(data), "--trajectories", str(trajs)]
+    )
+    assert res.exit_code == 3
+    assert "t.jsonl:2" in res.output and "sample_id" in res.output
+
+
+def test_run_then_score_then_report(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    build_store(ws / "kb.sqlite").close()
+    data = tmp_path / "samples.jsonl"
+    write_samples(data, world_samples())
+    metrics = []
+    for agent in ("baseline:direct-guess", "baseline:oracle-ask"):
+        out = tmp_path / f"{agent.split(':')[1]}.jsonl"
+        res = runner.invoke(
+            app,
+            ["--workspace", str(ws), "eval", "run", "--dataset", str(data), "--agent", agent,
+             "--out", str(out), "--no-progress", "--concurrency", "2"],
+        )  # fmt: skip
+        assert res.exit_code == 0, res.output
+        assert "2 episode(s) played" in res.output
+        mj = tmp_path / f"{agent.split(':')[1]}.json"
+        res = runner.invoke(
+            app,
+            ["eval", "score", "--dataset", str(data), "--trajectories", str(out),
+             "--json", str(mj)],
+        )  # fmt: skip
+        assert res.exit_code == 0, res.output
+        metrics.append(mj)
+    assert (ws / "runs" / "search-cache").is_dir()
+    plots = tmp_path / "plots"
+    res = runner.invoke(app, ["eval", "report", *map(str, metrics), "--out", str(plots)])
+    assert res.exit_code == 0, res.output
+    assert "Main results" in res.output and "Behaviour profiles" in res.output
+    named, _ = report_files(metrics, None)  # the rows are named by their run
+    assert list(named) == [
+        "baseline:direct-guess [neutral/none]",
+        "baseline:oracle-ask [neutral/none]",
+    ]
+    for name in ("recall_by_type.png", "accuracy_by_difficulty.png", "pass_rate_by_profile.png"):
+        assert (plots / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_run_unknown_agent_lists_choices(tmp_path: Path) -> None:
+    data = tmp_path / "samples.jsonl"
+    write_samples(data, world_samples())
+    res = runner.invoke(
+        app,
+        ["--workspace", str(tmp_path), "eval", "run", "--dataset", str(data), "--agent",
+         "baseline:nope", "--out", str(tmp_path / "x.jsonl"), "--ablation", "no_search"],
+    )  # fmt: skip
+    assert res.exit_code == 2
+    assert "unknown agent" in res.output and "baseline:direct-guess" in res.output
+
+
+def test_help_texts() -> None:
+    for cmd in ("run", "score", "report"):
+        res = runner.invoke(app, ["eval", cmd, "--help"])
+        assert res.exit_code == 0
+    assert "--heavy-search" in runner.invoke(app, ["eval", "score", "--help"]).output
