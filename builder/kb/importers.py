@@ -8,7 +8,7 @@ files holding no entities are recorded as skipped. Re-importing an entity replac
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -75,7 +75,11 @@ def import_paths(
         done = 0
         for file in files:
             bar.update(task, description=file.name)
-            _import_file(store, file, report, strict)
+
+            def advance(position: int, base: int = done) -> None:
+                bar.update(task, completed=base + position)
+
+            _import_file(store, file, report, strict, advance)
             done += file.stat().st_size
             bar.update(task, completed=done)
             report.files += 1
@@ -93,11 +97,17 @@ def _progress(enabled: bool) -> Progress:
     )
 
 
-def _import_file(store: KnowledgeStore, path: Path, report: ImportReport, strict: bool) -> None:
+def _import_file(
+    store: KnowledgeStore,
+    path: Path,
+    report: ImportReport,
+    strict: bool,
+    progress: Callable[[int], None] | None = None,
+) -> None:
     entities: list[EntityRows] = []
     pages: list[Page] = []
     try:
-        for record in read_records(path):
+        for record in read_records(path, progress):
             if record.doc is not None:
                 if record.warning:
                     report.warnings.append(BadRecord(path=path, line=None, reason=record.warning))

@@ -13,7 +13,7 @@ import bz2
 import gzip
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -112,23 +112,36 @@ def parse_page(text: str, path: Path, line: int | None) -> Record:
         return Record(path, line, bad=_reason(exc))
 
 
-def read_records(path: Path) -> Iterator[Record]:
-    """Every record in one file. Raises :class:`FileSkipped` for files without entities."""
+def read_records(path: Path, progress: Callable[[int], None] | None = None) -> Iterator[Record]:
+    """Every record in one file. Raises :class:`FileSkipped` for files without entities.
+
+    ``progress`` is called now and then with the bytes of the file read so far (compressed
+    bytes for .gz/.bz2), so a caller can show progress through a big dump.
+    """
     text, raw = open_text(path)
     with raw, text:
         first = text.readline()
         if first.strip() == "[":
             second = text.readline()
             if _complete_object(second):
-                yield from _dump_lines(path, text, second)
+                yield from _reporting(_dump_lines(path, text, second), raw, progress)
                 return
             first += second
         name = path.name.lower()
         if any(s in name for s in (".jsonl", ".ndjson")):
-            yield from _jsonl(path, text, first)
+            yield from _reporting(_jsonl(path, text, first), raw, progress)
             return
         body = first + text.read()
     yield from _document(path, body)
+
+
+def _reporting(
+    records: Iterator[Record], raw: IO[bytes], progress: Callable[[int], None] | None
+) -> Iterator[Record]:
+    for n, record in enumerate(records):
+        if progress is not None and n % 2000 == 0:
+            progress(raw.tell())
+        yield record
 
 
 def _complete_object(line: str) -> bool:

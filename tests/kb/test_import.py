@@ -274,3 +274,12 @@ def test_wire_types_accept_and_reject_what_entity_does(fixtures_dir: Path) -> No
 
 
 _DELETE = object()
+
+
+def test_read_records_reports_progress_through_a_dump(tmp_path: Path) -> None:
+    docs = [{"id": f"Q{i}", "type": "item", "labels": {"en": {"language": "en", "value": f"n{i}"}}}
+            for i in range(1, 6001)]  # fmt: skip
+    dump = write_dump(tmp_path / "dump.json.gz", docs)
+    seen: list[int] = []
+    assert sum(1 for _ in read_records(dump, seen.append)) == 6000
+    assert len(seen) == 3 and seen == sorted(seen) and seen[-1] <= dump.stat().st_size
