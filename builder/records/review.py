@@ -50,3 +50,81 @@ class AuditEntry(BaseModel):
     round: Round | None = None
     actor: str = Field("", description="Who (reviewer or 'discobench').")
     detail: str = Field("", description="Compact JSON or text with the specifics.")
+
+
+ReviewState = Literal[
+    "draft", "in_annotation", "annotated", "in_inspection", "accepted", "rejected", "needs_fix"
+]
+REVIEW_STATES: tuple[str, ...] = (
+    "draft",
+    "in_annotation",
+    "annotated",
+    "in_inspection",
+    "accepted",
+    "rejected",
+    "needs_fix",
+)
+QUESTIONS: tuple[str, ...] = ("factuality", "retrieval", "logic", "solvability", "overall")
+"""The per-item questions agreement is computed on (criteria verdicts and the overall call)."""
+
+
+class _Report(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ItemIssue(_Report):
+    """A per-item problem recorded instead of stopping the run."""
+
+    sample_id: str
+    reason: str
+
+
+class PairAgreement(_Report):
+    rater_a: str
+    rater_b: str
+    items: int = Field(description="Items both raters answered.")
+    kappa: float | None = Field(description="Cohen's kappa; None when undefined.")
+
+
+class QuestionAgreement(_Report):
+    question: str
+    units: int = Field(description="Items with at least two answers.")
+    alpha: float | None = Field(description="Krippendorff's alpha (nominal); None if undefined.")
+    pairs: list[PairAgreement] = Field(default_factory=list)
+
+
+class AgreementReport(_Report):
+    """Agreement of the annotator round, per question."""
+
+    questions: list[QuestionAgreement] = Field(default_factory=list)
+
+    def get(self, question: str) -> QuestionAgreement | None:
+        return next((q for q in self.questions if q.question == question), None)
+
+
+class PushReport(_Report):
+    round: Round
+    project_id: int
+    imported: int = Field(0, description="Tasks created (bulk import).")
+    updated: int = Field(0, description="Tasks whose data changed and were updated in place.")
+    unchanged: int = Field(0, description="Items already on the server with the same content.")
+    batches: int = Field(0, description="Bulk import calls made.")
+    skipped: list[ItemIssue] = Field(default_factory=list)
+
+
+class PullReport(_Report):
+    tasks_seen: int = 0
+    new_decisions: int = 0
+    revised_decisions: int = 0
+    transitions: dict[str, int] = Field(
+        default_factory=dict, description="Items that moved into each state during this pull."
+    )
+    fixes_applied: int = 0
+    issues: list[ItemIssue] = Field(default_factory=list)
+    agreement: AgreementReport = Field(default_factory=AgreementReport)
+
+
+class StatusReport(_Report):
+    counts: dict[str, int] = Field(default_factory=dict, description="Items per review state.")
+    total: int = 0
+    agreement: AgreementReport = Field(default_factory=AgreementReport)

@@ -1,0 +1,180 @@
+"""The thin Label Studio client layer: connect, find/create the round's project, list tasks.
+
+Everything goes through ``label_studio_sdk`` 2.x (``LabelStudio``); errors from it become
+:class:`ServiceError` naming the call. The API token comes from a flag, the environment
+(``LABEL_STUDIO_API_KEY``) or the 0600 credentials file of a local server; it is never
+printed, logged or written to the workspace.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from label_studio_sdk import LabelStudio
+from label_studio_sdk.core.api_error import ApiError
+
+from builder.errors import ConfigError, ServiceError
+from builder.records.review import Round
+from builder.review import server
+from builder.review.state import ReviewStore
+
+CONFIG_DIR = Path(__file__).resolve().parents[2] / "annotation_configs"
+PROJECT_TITLES: dict[str, str] = {
+    "annotate": "DiscoBench review: annotators",
+    "inspect": "DiscoBench review: inspectors",
+}
+PAGE_SIZE = 250
+
+
+@dataclass
+class RemoteTask:
+    """One task of our project on the server, identified by our own meta."""
+
+    id: int
+    sample_id: str
+    revision: int
+    content_hash: str
+    annotations: list[dict[str, Any]] = field(default_factory=list)
+
+
+def default_data_dir() -> Path:
+    """Where ``review server start`` keeps the server's data (outside any workspace)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "discobench" / "label-studio"
+
+
+def resolve(url: str | None, token: str | None, *, data_dir: Path | None = None) -> tuple[str, str]:
+    """URL and token: flags, else LABEL_STUDIO_URL / LABEL_STUDIO_API_KEY, else a local server.
+
+    The local fallback is the server started by ``discobench review server start`` from
+    ``data_dir`` (default :func:`default_data_dir`), whose token sits in its 0600 file.
+    """
+    url = url or os.environ.get("LABEL_STUDIO_URL")
+    token = token or os.environ.get("LABEL_STUDIO_API_KEY")
+    if not url or not token:
+        info, _ = server.status(data_dir or default_data_dir())
+        if info is not None:
+            url = url or info.url
+            token = token or info.token()
+    if not url:
+        raise ConfigError(
+            "no Label Studio URL",
+            hint="set LABEL_STUDIO_URL or pass --url (or start one with "
+            "`discobench review server start`)",
+        )
+    if not token:
+        raise ConfigError(
+            f"no API token for {url}", hint="set LABEL_STUDIO_API_KEY or pass --token"
+        )
+    return url.rstrip("/"), token
+
+
+def connect(url: str, token: str, *, timeout: float = 120.0) -> LabelStudio:
+    return LabelStudio(base_url=url, api_key=token, timeout=timeout)  # type: ignore[no-untyped-call]
+
+
+def base_url(client: LabelStudio) -> str:
+    return str(client._client_wrapper.get_base_url()).rstrip("/")
+
+
+@contextmanager
+def calling(what: str) -> Iterator[None]:
+    """Turn SDK and transport errors into a ServiceError naming the call."""
+    try:
+        yield
+    except ApiError as exc:
+        raise ServiceError(
+            f"Label Studio {what} failed: HTTP {exc.status_code} {str(exc.body)[:300]}",
+            hint="check the URL, the token and the server log",
+        ) from None
+    except (httpx.HTTPError, OSError) as exc:
+        raise ServiceError(
+            f"Label Studio {what} failed: {type(exc).__name__}: {exc}",
+            hint="is the server running? rerun the same command to resume",
+        ) from None
+
+
+def label_config(round: Round, config_dir: Path | None = None) -> str:
+    path = (config_dir or CONFIG_DIR) / (
+        "annotator.xml" if round == "annotate" else "inspector.xml"
+    )
+    if not path.exists():
+        raise ConfigError(f"labeling config {path} is missing", hint="pass --config-dir")
+    return path.read_text(encoding="utf-8")
+
+
+def ensure_project(
+    client: LabelStudio,
+    store: ReviewStore,
+    round: Round,
+    *,
+    overlap: int,
+    title: str | None = None,
+    config_dir: Path | None = None,
+) -> tuple[int, int]:
+    """(project id, overlap) of the round's project: recorded, found by title, or created."""
+    url = base_url(client)
+    known = store.project(url, round)
+    if known is not None:
+        with calling("get project"):
+            try:
+                client.projects.get(id=known[0])
+                return known
+            except ApiError as exc:
+                if exc.status_code != 404:
+                    raise
+    title = title or PROJECT_TITLES[round]
+    with calling("list projects"):
+        projects: list[Any] = list(client.projects.list(title=title))
+        existing = [p for p in projects if p.title == title]
+    if existing:
+        project = existing[0]
+        found = int(project.id or 0)
+        overlap = int(project.maximum_annotations or overlap)
+    else:
+        with calling("create project"):
+            project = client.projects.create(
+                title=title,
+                label_config=label_config(round, config_dir),
+                maximum_annotations=overlap,
+                show_collab_predictions=True,
+                description="Created by discobench review; items are matched by sample id.",
+            )
+        found = int(project.id or 0)
+    store.set_project(url, round, found, overlap)
+    return found, overlap
+
+
+def list_tasks(client: LabelStudio, project_id: int, *, annotations: bool) -> list[RemoteTask]:
+    """All tasks of a project that carry our meta (paginated)."""
+    out: list[RemoteTask] = []
+    fields = "all" if annotations else "task_only"
+    with calling(f"list tasks of project {project_id}"):
+        pager: Any = client.tasks.list(project=project_id, page_size=PAGE_SIZE, fields=fields)
+        for task in pager:
+            meta = task.meta if isinstance(task.meta, dict) else {}
+            sid = meta.get("discobench_sample_id")
+            if not isinstance(sid, str) or task.id is None:
+                continue
+            anns = [a if isinstance(a, dict) else a.dict() for a in (task.annotations or [])]
+            out.append(
+                RemoteTask(
+                    id=int(task.id),
+                    sample_id=sid,
+                    revision=int(meta.get("revision", 0)),
+                    content_hash=str(meta.get("content_hash", "")),
+                    annotations=anns,
+                )
+            )
+    return out
+
+
+def user_emails(client: LabelStudio) -> dict[int, str]:
+    with calling("list users"):
+        return {int(u.id): str(u.email or u.username or u.id) for u in client.users.list() if u.id}
