@@ -158,15 +158,17 @@ def child_import(dump: Path, db: Path) -> dict[str, Any]:
 
     for suffix in ("", "-wal", "-shm"):
         Path(f"{db}{suffix}").unlink(missing_ok=True)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     with KnowledgeStore.open(db) as store:
         report = import_paths(store, [dump], progress=False)
         elapsed = time.perf_counter() - start
+        cpu = time.process_time() - cpu_start
         stats = store.stats()
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     n = report.imported + report.replaced
     return {"entities": n, "statements": stats.statements, "seconds": round(elapsed, 2),
-            "entities_per_s": round(n / elapsed), "peak_rss_mb": round(rss_mb, 1),
+            "entities_per_s": round(n / elapsed), "cpu_seconds": round(cpu, 2),
+            "entities_per_cpu_s": round(n / cpu), "peak_rss_mb": round(rss_mb, 1),
             "db_mb": round(db.stat().st_size / 2**20, 1), "bad": report.bad_count,
             "dump_mb": round(dump.stat().st_size / 2**20, 1)}  # fmt: skip
 
@@ -283,7 +285,11 @@ def main() -> None:
         print(json.dumps(child_import(Path(args.child[0]), Path(args.child[1]))))
         return
     OUT.mkdir(parents=True, exist_ok=True)
-    results: dict[str, Any] = {"python": sys.version.split()[0], "imports": []}
+    import os
+    import sqlite3
+
+    results: dict[str, Any] = {"python": sys.version.split()[0], "sqlite": sqlite3.sqlite_version,
+                               "load_avg_at_start": os.getloadavg(), "imports": []}  # fmt: skip
     for size in args.sizes:
         dump = OUT / f"dump-{size}.json.gz"
         if not dump.exists():
@@ -311,11 +317,12 @@ def _print_table(results: dict[str, Any]) -> None:
     from rich.table import Table
 
     console = Console()
-    t = Table("entities", "statements", "dump MB", "seconds", "entities/s", "peak RSS MB", "db MB",
-              title="kb import (one core, gzip dump)")  # fmt: skip
+    t = Table("entities", "statements", "dump MB", "wall s", "entities/s", "CPU s",
+              "entities/CPU s", "peak RSS MB", "db MB", title="kb import (one process, gzip dump)")  # fmt: skip
     for r in results["imports"]:
         t.add_row(*(str(r[k]) for k in ("entities", "statements", "dump_mb", "seconds",
-                                       "entities_per_s", "peak_rss_mb", "db_mb")))  # fmt: skip
+                                       "entities_per_s", "cpu_seconds", "entities_per_cpu_s",
+                                       "peak_rss_mb", "db_mb")))  # fmt: skip
     console.print(t)
     h = Table("step", "µs / entity", title="hot path per entity")
     for k, v in results["hot_path_us_per_entity"].items():
