@@ -30,8 +30,11 @@ def assemble(
         prop = chosen.get(i)
         checkpoints.append(
             Checkpoint(
-                index=hop.index, goal=goals[i], answer=hop.answer,
-                answer_aliases=hop.answer_aliases, entity_id=hop.answer_id,
+                index=hop.index,
+                goal=goals[i],
+                answer=hop.answer,
+                answer_aliases=hop.answer_aliases,
+                entity_id=hop.answer_id,
                 ambiguous=prop is not None,
                 ambiguity_type=prop.injection.type if prop else "",
                 ambiguity_note=prop.note if prop else "",
@@ -39,21 +42,33 @@ def assemble(
                 clue=prop.injection.clue.text if prop else "",
                 evidence=hop.evidence,
             )
-        )  # fmt: skip
-        plan.append(PlanHop(index=hop.index, spec=hop.spec, answer_key=hop.answer_key,
-                            answer_kind=hop.answer_kind,
-                            injection=prop.injection if prop else None))  # fmt: skip
+        )
+        plan.append(
+            PlanHop(
+                index=hop.index,
+                spec=hop.spec,
+                answer_key=hop.answer_key,
+                answer_kind=hop.answer_kind,
+                injection=prop.injection if prop else None,
+            )
+        )
     info = GeneratorInfo(seed=seed, types=types, plan=plan)
     last = ctx.seed.hops[-1]
     return Sample(
-        id=sample_id(ctx.seed.id), domain=ctx.seed.domain,
+        id=sample_id(ctx.seed.id),
+        domain=ctx.seed.domain,
         difficulty=difficulty_for(len(chosen)),
         question=realizer.question(weak_specs),
         unambiguous_question=realizer.question(ctx.specs),
-        answer=last.answer, answer_aliases=last.answer_aliases,
-        checkpoints=checkpoints, num_ambiguities=len(chosen),
+        answer=last.answer,
+        answer_aliases=last.answer_aliases,
+        checkpoints=checkpoints,
+        num_ambiguities=len(chosen),
         provenance=provenance.model_copy(
-            update={"seed_id": ctx.seed.id, "builder_version": __version__,
-                    "generator": info.model_dump_json(exclude_defaults=True)}
+            update={
+                "seed_id": ctx.seed.id,
+                "builder_version": __version__,
+                "generator": info.model_dump_json(exclude_defaults=True),
+            }
         ),
-    )  # fmt: skip
+    )

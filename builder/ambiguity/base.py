@@ -13,7 +13,7 @@ from builder.records.sample import Candidate
 from builder.records.seed import ClueFact, HopSpec, InjectionSpec, SeedChain
 from builder.seeding.facts import Facts
 
-MAX_CANDIDATES = 12
+MAX_CANDIDATES = 20
 
 
 @dataclass
@@ -103,23 +103,46 @@ def finish(
     kind = injection.type
     target = ctx.keys[hop]
     if target not in keys or len(keys) < 2:
-        return Failure(hop, kind, "ambiguous", "fewer than 2 candidates fit",
-                       f"fits={len(keys)} target_in={target in keys}")  # fmt: skip
+        return Failure(
+            hop,
+            kind,
+            "ambiguous",
+            "fewer than 2 candidates fit",
+            f"fits={len(keys)} target_in={target in keys}",
+        )
     if len(keys) > MAX_CANDIDATES:
-        return Failure(hop, kind, "ambiguous", "too many candidates for one clue",
-                       f"fits={len(keys)} max={MAX_CANDIDATES}")  # fmt: skip
+        return Failure(
+            hop,
+            kind,
+            "ambiguous",
+            "too many candidates for one clue",
+            f"fits={len(keys)} max={MAX_CANDIDATES}",
+        )
     cands = [
-        Candidate(id=k, label=ctx.candidate_label(hop, k),
-                  downstream_answer=ctx.final if k == target else ctx.downstream(hop, k))
+        Candidate(
+            id=k,
+            label=ctx.candidate_label(hop, k),
+            downstream_answer=ctx.final if k == target else ctx.downstream(hop, k),
+        )
         for k in keys
-    ]  # fmt: skip
+    ]
     wrong = [c for c in cands if c.id != target]
     if not any(c.downstream_answer and not same(c.downstream_answer, ctx.final) for c in wrong):
         got = [c.downstream_answer or "-" for c in wrong]
-        return Failure(hop, kind, "consequential", "no wrong candidate changes the final answer",
-                       f"final={ctx.final!r} wrong_downstream={got[:5]}")  # fmt: skip
+        return Failure(
+            hop,
+            kind,
+            "consequential",
+            "no wrong candidate changes the final answer",
+            f"final={ctx.final!r} wrong_downstream={got[:5]}",
+        )
     if clue is None:
-        return Failure(hop, kind, "solvable", "no fact tells the target from every candidate",
-                       f"candidates={len(keys)}")  # fmt: skip
+        return Failure(
+            hop,
+            kind,
+            "solvable",
+            "no fact tells the target from every candidate",
+            f"candidates={len(keys)}",
+        )
     injection = injection.model_copy(update={"clue": clue})
     return Proposal(hop, injection, weakened, cands, note)

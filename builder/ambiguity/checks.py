@@ -52,9 +52,12 @@ def check_unique(facts: Facts, sample: Sample, info: GeneratorInfo) -> CheckResu
     for ph, cp, prev in zip(info.plan, sample.checkpoints, prevs, strict=True):
         found = fits(facts, ph.spec, prev)
         if found != [ph.answer_key]:
-            return CheckResult(name="unique", passed=False,
-                               detail=f"hop {ph.index}: {len(found)} answers fit {found[:5]}, "
-                               f"expected {ph.answer_key}")  # fmt: skip
+            return CheckResult(
+                name="unique",
+                passed=False,
+                detail=f"hop {ph.index}: {len(found)} answers fit {found[:5]}, "
+                f"expected {ph.answer_key}",
+            )
         text, aliases = answer_text(facts, ph.answer_key, prev or "", ph.spec.link)
         if not any(_same(t, cp.answer) for t in (text, *aliases)):
             return CheckResult(
@@ -100,8 +103,9 @@ def check_solvable(facts: Facts, sample: Sample, info: GeneratorInfo) -> CheckRe
         edited = " (edited clue)" if cp.clue.split() != ph.injection.clue.text.split() else ""
         parts.append(f"hop {ph.index}: {len(keys)} -> {len(left)}{edited}")
         if left != [ph.answer_key]:
-            return CheckResult(name="solvable", passed=False,
-                               detail="; ".join(parts) + f" left={left[:5]}")  # fmt: skip
+            return CheckResult(
+                name="solvable", passed=False, detail="; ".join(parts) + f" left={left[:5]}"
+            )
     return CheckResult(name="solvable", passed=bool(parts), detail="; ".join(parts))
 
 
@@ -171,8 +175,10 @@ def run_checks(store: KnowledgeStore, sample: Sample, *, facts: Facts | None = N
     facts = facts or Facts(store)
     info = read_plan(sample)
     if info is None:
-        results = [CheckResult(name=n, passed=False, detail="no readable plan in "
-                               "provenance.generator") for n in CHECKS]  # fmt: skip
+        results = [
+            CheckResult(name=n, passed=False, detail="no readable plan in provenance.generator")
+            for n in CHECKS
+        ]
         return CheckReport(sample_id=sample.id, passed=False, results=results)
     results = [
         check_unique(facts, sample, info),

@@ -14,11 +14,14 @@ from builder.kb.text import normalize_name
 from builder.records.seed import ClueFact, Constraint, HopSpec
 from builder.seeding.facts import Facts, qualifier_time, year_of
 from builder.seeding.options import fact_constraints
+from builder.seeding.realize import article
 from builder.seeding.resolve import base_fits, top
 from builder.seeding.templates import Templates, load_templates
 
 
 def _fill(template: str, **values: str) -> str:
+    if "{a}" in template:
+        template = template.replace("{a}", article(values.get("v", "")))
     for key, value in values.items():
         template = template.replace("{" + key + "}", value)
     return template
@@ -124,8 +127,14 @@ def pick_fact_clue(
             continue
         if any(facts.holds(k, c) for k in keys if k != target):
             continue
-        clue = ClueFact(kind="fact", property=c.property, value=c.value,
-                        value_label=c.value_label, match=c.match, text="")  # fmt: skip
+        clue = ClueFact(
+            kind="fact",
+            property=c.property,
+            value=c.value,
+            value_label=c.value_label,
+            match=c.match,
+            text="",
+        )
         text = render(facts, clue, t)
         if leaks(text, forbidden):
             continue
@@ -143,6 +152,7 @@ def criterion_clue(facts: Facts, pid: str) -> ClueFact:
 
 
 def qualifier_clue(facts: Facts, spec: HopSpec) -> ClueFact:
-    clue = ClueFact(kind="qualifier", property=spec.qualifier, value=spec.qualifier_value,
-                    match="year", text="")  # fmt: skip
+    clue = ClueFact(
+        kind="qualifier", property=spec.qualifier, value=spec.qualifier_value, match="year", text=""
+    )
     return clue.model_copy(update={"text": render(facts, clue)})

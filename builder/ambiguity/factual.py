@@ -53,19 +53,22 @@ class FactualInjector:
         for i, c in enumerate(spec.constraints):
             for value, label in false_values(ctx, spec, i, prev):
                 cons = list(spec.constraints)
-                cons[i] = Constraint(property=c.property, value=value, value_label=label,
-                                     match=c.match)  # fmt: skip
+                cons[i] = Constraint(
+                    property=c.property, value=value, value_label=label, match=c.match
+                )
                 fal = spec.model_copy(update={"constraints": cons})
                 if fits(ctx.facts, fal, prev):
                     continue
                 near = near_fits(ctx.facts, fal, prev)
                 if target not in near or len(near) < 2:
                     continue
-                clue = pick_fact_clue(ctx.facts, target, near, fal, ctx.forbidden,
-                                      set(ctx.keys), ctx.rng, avoid=c)  # fmt: skip
+                clue = pick_fact_clue(
+                    ctx.facts, target, near, fal, ctx.forbidden, set(ctx.keys), ctx.rng, avoid=c
+                )
                 blank = ClueFact(property="", text="")
-                inj = InjectionSpec(type="factual", constraint=i, false_value=value,
-                                    false_label=label, clue=blank)  # fmt: skip
+                inj = InjectionSpec(
+                    type="factual", constraint=i, false_value=value, false_label=label, clue=blank
+                )
                 note = (
                     f"The user misremembers: says '{realizer.constraint(cons[i])}' but the "
                     f"fact is '{realizer.constraint(c)}'; no entity fits exactly, "

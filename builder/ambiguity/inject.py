@@ -47,8 +47,9 @@ def provenance_for(store: KnowledgeStore, created_at: str | None) -> Provenance:
 class Injection:
     """State of one run: the balance of types and the rejects so far."""
 
-    def __init__(self, store: KnowledgeStore, types: Sequence[str] | None, seed: int,
-                 created_at: str | None) -> None:  # fmt: skip
+    def __init__(
+        self, store: KnowledgeStore, types: Sequence[str] | None, seed: int, created_at: str | None
+    ) -> None:
         self.store = store
         self.facts = Facts(store)
         self.injectors = registry.get(types)
@@ -57,12 +58,15 @@ class Injection:
         self.used: Counter[str] = Counter()
         self.provenance = provenance_for(store, created_at)
         self.rejects: list[Reject] = []
+        self._seen: set[str] = set()
 
     def _reject(
         self, chain: SeedChain, check: str, reason: str, detail: str, sid: str = ""
     ) -> None:
-        self.rejects.append(Reject(seed_id=chain.id, sample_id=sid, check=check, reason=reason,
-                                   detail=detail))  # fmt: skip
+        rej = Reject(seed_id=chain.id, sample_id=sid, check=check, reason=reason, detail=detail)
+        if rej.model_dump_json() not in self._seen:
+            self._seen.add(rej.model_dump_json())
+            self.rejects.append(rej)
 
     def proposals(self, ctx: ChainContext) -> dict[int, list[Proposal]]:
         out: dict[int, list[Proposal]] = {}
@@ -70,8 +74,12 @@ class Injection:
             for injector in self.injectors:
                 for got in injector.propose(ctx, hop):
                     if isinstance(got, Failure):
-                        self._reject(ctx.seed, got.check, f"{got.type} at hop {hop + 1}: "
-                                     f"{got.reason}", got.detail)  # fmt: skip
+                        self._reject(
+                            ctx.seed,
+                            got.check,
+                            f"{got.type} at hop {hop + 1}: {got.reason}",
+                            got.detail,
+                        )
                     else:
                         out.setdefault(hop, []).append(got)
         return out
@@ -84,8 +92,10 @@ class Injection:
         local: Counter[str] = Counter()
         for hop in hops:
             props = options[hop]
-            by_type = sorted({p.injection.type for p in props},
-                             key=lambda t: (self.used[t] + local[t], rng.random()))  # fmt: skip
+            by_type = sorted(
+                {p.injection.type for p in props},
+                key=lambda t: (self.used[t] + local[t], rng.random()),
+            )
             pick = [p for p in props if p.injection.type == by_type[0]]
             chosen[hop] = pick[rng.randrange(len(pick))]
             local[by_type[0]] += 1
@@ -96,21 +106,31 @@ class Injection:
         ctx = ChainContext(self.facts, chain, rng)
         options = self.proposals(ctx)
         if not options:
-            self._reject(chain, "inject", "no checkpoint admits an ambiguity",
-                         f"hops={len(chain.hops)} types={self.types}")  # fmt: skip
+            self._reject(
+                chain,
+                "inject",
+                "no checkpoint admits an ambiguity",
+                f"hops={len(chain.hops)} types={self.types}",
+            )
             return None
         want = rng.choices(list(K_WEIGHTS), weights=list(K_WEIGHTS.values()))[0]
         for k in range(min(want, len(options)), 0, -1):
             chosen = self._choose(options, k, rng)
-            sample = assemble(ctx, chosen, provenance=self.provenance, seed=self.seed,
-                              types=self.types)  # fmt: skip
+            sample = assemble(
+                ctx, chosen, provenance=self.provenance, seed=self.seed, types=self.types
+            )
             report = run_checks(self.store, sample, facts=self.facts)
             if report.passed:
                 self.used.update(p.injection.type for p in chosen.values())
                 return sample
             for r in report.failed():
-                self._reject(chain, r.name, f"sample with {k} ambiguities failed {r.name}",
-                             r.detail, sample_id(chain.id))  # fmt: skip
+                self._reject(
+                    chain,
+                    r.name,
+                    f"sample with {k} ambiguities failed {r.name}",
+                    r.detail,
+                    sample_id(chain.id),
+                )
         return None
 
 
@@ -126,8 +146,14 @@ def inject(
     """Samples from seed chains; every failure is a reject with its check and numbers."""
     run = Injection(store, types, seed, created_at)
     result = InjectResult()
-    bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   console=Console(stderr=True), disable=not progress, transient=True)  # fmt: skip
+    bar = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        disable=not progress,
+        transient=True,
+    )
     with bar:
         task = bar.add_task("injecting", total=len(seeds))
         for chain in seeds:

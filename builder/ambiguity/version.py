@@ -27,8 +27,9 @@ class VersionInjector:
         if [k for k in keys if holds(ctx.facts, clue, k, weak, prev)] != [target]:
             clue = None
         if clue is None and ctx.specs[hop].link and ctx.facts.entity(target) is not None:
-            clue = pick_fact_clue(ctx.facts, target, keys, weak, ctx.forbidden, set(ctx.keys),
-                                  ctx.rng)  # fmt: skip
+            clue = pick_fact_clue(
+                ctx.facts, target, keys, weak, ctx.forbidden, set(ctx.keys), ctx.rng
+            )
         rel = ctx.facts.label(spec.link)
         note = (
             f"No time is given for '{rel}' (the gold value is the one of "

@@ -1,9 +1,173 @@
-"""Commands of the samples stage (filled in as the stage lands)."""
+"""Commands of the samples stage: seed, inject, validate, stats. Thin: see builder.seeding
+and builder.ambiguity."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.table import Table
+
+from builder.ambiguity import inject as inject_samples
+from builder.ambiguity.stats import Table1Stats, table1
+from builder.ambiguity.validate import validate_samples
+from builder.cli.common import console, workspace_from
+from builder.errors import ConfigError, InputError
+from builder.kb.store import KnowledgeStore
+from builder.samples_io import (
+    read_samples,
+    read_seeds,
+    write_rejects,
+    write_samples,
+    write_seeds,
+)
+from builder.seeding import generate_seeds
+
+
+def _store(ctx: typer.Context) -> KnowledgeStore:
+    path = workspace_from(ctx).kb_path
+    if not path.exists():
+        raise InputError(
+            "no knowledge store in this workspace",
+            path=path,
+            hint="import a snapshot first: `discobench kb import seeds/kb/…` (or pass -w)",
+        )
+    return KnowledgeStore.open(path, read_only=True)
+
+
+def _hops(text: str) -> tuple[int, int]:
+    try:
+        lo, _, hi = text.partition("-")
+        low = int(lo)
+        return low, int(hi) if hi else low
+    except ValueError:
+        raise ConfigError(f"--hops {text!r} is not a range", hint="write it as 2-4") from None
+
+
+def _split(values: list[str] | None) -> list[str] | None:
+    if not values:
+        return None
+    return [v.strip() for item in values for v in item.split(",") if v.strip()]
+
+
+def seed_cmd(
+    ctx: typer.Context,
+    out: Annotated[Path | None, typer.Option(help="Seeds JSONL (default: workspace).")] = None,
+    n: Annotated[int, typer.Option("--n", min=1, help="How many chains.")] = 400,
+    hops: Annotated[str, typer.Option(help="Hops per chain, a range within 2-5.")] = "2-4",
+    domains: Annotated[
+        list[str] | None, typer.Option(help="Only these domains (repeat or comma-separate).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Random seed (same seed, same output).")] = 0,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+) -> None:
+    """Generate verifiable multi-hop seed chains over the snapshot."""
+    ws = workspace_from(ctx)
+    with _store(ctx) as store:
+        chains = generate_seeds(
+            store, n=n, hops=_hops(hops), domains=_split(domains), seed=seed, progress=progress
+        )
+    path = out or ws.seeds_path
+    write_seeds(path, chains)
+    console.print(f"wrote {len(chains)} seed chains → {path}")
+
+
+def inject_cmd(
+    ctx: typer.Context,
+    seeds: Annotated[Path, typer.Argument(help="Seeds JSONL from `discobench seed`.")],
+    out: Annotated[Path | None, typer.Option(help="Samples JSONL (default: workspace).")] = None,
+    rejects: Annotated[
+        Path | None, typer.Option(help="Rejects JSONL (default: workspace).")
+    ] = None,
+    types: Annotated[
+        list[str] | None, typer.Option(help="Ambiguity types (default: all four).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Random seed (same seed, same output).")] = 0,
+    created_at: Annotated[
+        str | None, typer.Option(help="Provenance timestamp (default: snapshot version).")
+    ] = None,
+    progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+) -> None:
+    """Inject ambiguity into seed chains; every sample passes the six checks."""
+    ws = workspace_from(ctx)
+    chains = list(read_seeds(seeds))
+    with _store(ctx) as store:
+        result = inject_samples(
+            store, chains, types=_split(types), seed=seed, progress=progress, created_at=created_at
+        )
+    out_path = out or ws.samples_path
+    rej_path = rejects or ws.rejects_path
+    write_samples(out_path, result.samples)
+    write_rejects(rej_path, result.rejects)
+    console.print(
+        f"wrote {len(result.samples)} samples → {out_path}; "
+        f"{len(result.rejects)} rejects → {rej_path}"
+    )
+
+
+def validate_cmd(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(help="Samples JSONL.")],
+    rejects: Annotated[
+        Path | None, typer.Option(help="Write failing checks here as rejects JSONL.")
+    ] = None,
+) -> None:
+    """Run the six automatic checks on every sample; exit 1 when any fails."""
+    samples = list(read_samples(file))
+    with _store(ctx) as store:
+        result = validate_samples(store, samples)
+    if rejects:
+        write_rejects(rejects, result.rejects)
+    table = Table(title=f"checks on {len(samples)} samples")
+    table.add_column("check")
+    table.add_column("failed", justify="right")
+    for name, count in result.failures_by_check().items():
+        table.add_row(name, f"[red]{count}[/]" if count else "0")
+    console.print(table)
+    for rej in result.rejects[:20]:
+        console.print(f"[red]{rej.sample_id}[/] {rej.check}: {rej.detail}", highlight=False)
+    console.print(f"{len(samples) - result.failed} passed, {result.failed} failed")
+    if result.failed:
+        raise typer.Exit(1)
+
+
+def _print_stats(stats: Table1Stats) -> None:
+    head = Table(title="DiscoBench samples (Table 1 view)", show_header=False)
+    head.add_row("samples", str(stats.samples))
+    head.add_row("ambiguity instances", str(stats.instances))
+    head.add_row("instances per sample", f"{stats.instances_per_sample:.2f}")
+    console.print(head)
+    for title, part in (
+        ("difficulty", stats.difficulty),
+        ("type", stats.types),
+        ("domain", stats.domains),
+        ("hops", stats.hops),
+    ):
+        table = Table(title=title)
+        table.add_column(title)
+        table.add_column("count", justify="right")
+        table.add_column("share", justify="right")
+        for key, share in part.items():
+            table.add_row(key, str(share.count), f"{share.share:.1%}")
+        console.print(table)
+
+
+def stats_cmd(
+    file: Annotated[Path, typer.Argument(help="Samples JSONL.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+) -> None:
+    """Samples, ambiguity instances, difficulty, type and domain counts with shares."""
+    stats = table1(read_samples(file))
+    if as_json:
+        console.print_json(stats.model_dump_json())
+    else:
+        _print_stats(stats)
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
+    app.command("seed")(seed_cmd)
+    app.command("inject")(inject_cmd)
+    app.command("validate")(validate_cmd)
+    app.command("stats")(stats_cmd)

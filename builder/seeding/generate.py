@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -22,11 +23,14 @@ from builder.seeding.evidence import answer_text, hop_evidence
 from builder.seeding.facts import Facts
 from builder.seeding.options import Option, link_options, literal_kind, topic_options
 from builder.seeding.realize import Realizer
-from builder.seeding.resolve import fits
+from builder.seeding.resolve import alternatives, fits
 from builder.seeding.templates import load_templates
 
 INJECTABLE = frozenset({"constraints", "criterion", "version", "narrowed", "inverse"})
 MAX_TRIES = 5
+MAX_SCORED = 16
+MAX_ALTS = 6
+SEARCH_BUDGET = 30
 
 
 def _domains(store: KnowledgeStore) -> dict[str, str]:
@@ -60,95 +64,158 @@ def topic_order(store: KnowledgeStore, domains: Sequence[str] | None, seed: int)
     return order
 
 
+@dataclass
+class Step:
+    """One hop of a chain being built, and where wrong candidates of earlier ambiguity-capable
+    hops stand after it (origin hop -> their current keys): a hop stays consequential while
+    some of its wrong candidates still execute and differ from the gold path."""
+
+    opt: Option
+    evidence: list[Evidence]
+    alts: dict[int, list[str]]
+
+
 class ChainBuilder:
-    """Builds one chain from a topic, depth-first, trying a few shuffled options per hop."""
+    """Builds one chain from a topic, depth-first, trying a few options per hop, preferring
+    options that keep earlier ambiguity-capable hops consequential."""
 
     def __init__(self, facts: Facts) -> None:
         self.facts = facts
         rels = load_templates().relations
         self.inverse_props = [p for p in sorted(rels) if facts.datatype(p) == "wikibase-item"]
 
-    def _ordered(self, opts: list[Option], rng: random.Random) -> list[Option]:
-        rng.shuffle(opts)
-        keyed = [(0 if o.kind in INJECTABLE and rng.random() < 0.75 else 1, i) for i, o in
-                 enumerate(opts)]  # fmt: skip
-        return [opts[i] for _, i in sorted(keyed)]
+    def _carry(
+        self, opt: Option, prev: str | None, alts: dict[int, list[str]], index: int
+    ) -> dict[int, list[str]]:
+        out: dict[int, list[str]] = {}
+        for origin, keys in alts.items():
+            moved = []
+            for key in keys:
+                got = fits(self.facts, opt.spec, key)
+                if len(got) == 1 and got[0] != opt.answer_key:
+                    moved.append(got[0])
+            if moved:
+                out[origin] = sorted(set(moved))[:MAX_ALTS]
+        if opt.kind in INJECTABLE:
+            own = alternatives(self.facts, opt.spec, prev, opt.answer_key)
+            if own:
+                out[index] = own[:MAX_ALTS]
+        return out
 
-    def build(
-        self, topic: str, length: int, rng: random.Random
-    ) -> list[tuple[Option, list[Evidence]]] | None:
+    def _ranked(
+        self,
+        opts: list[Option],
+        prev: str | None,
+        alts: dict[int, list[str]],
+        index: int,
+        rng: random.Random,
+    ) -> list[tuple[Option, dict[int, list[str]]]]:
+        rng.shuffle(opts)
+        scored = []
+        for o in opts[:MAX_SCORED]:
+            carried = self._carry(o, prev, alts, index)
+            scored.append((len(carried) + rng.random() * 0.9, o, carried))
+        scored.sort(key=lambda t: -t[0])
+        return [(o, c) for _, o, c in scored]
+
+    def build(self, topic: str, length: int, rng: random.Random) -> list[Step] | None:
+        """The complete chain (within a search budget) keeping the most ambiguity-capable
+        hops consequential; None when no chain reaches ``length`` with one such hop."""
         if self.facts.store.get_page(topic) is None:
             return None
-        for opt in self._ordered(topic_options(self.facts, topic), rng)[:MAX_TRIES]:
+        self.best: list[Step] | None = None
+        self.budget = SEARCH_BUDGET
+        ranked = self._ranked(topic_options(self.facts, topic), None, {}, 0, rng)
+        for opt, carried in ranked[:MAX_TRIES]:
             ev = hop_evidence(self.facts, opt.spec, None, topic)
             if not ev:
                 continue
-            path = [(opt, ev)]
-            if self._extend(path, length, rng):
-                return path
-        return None
+            self._extend([Step(opt, ev, carried)], length, rng)
+            if self.budget <= 0 or self._full(self.best, length):
+                break
+        return self.best
 
-    def _extend(
-        self, path: list[tuple[Option, list[Evidence]]], length: int, rng: random.Random
-    ) -> bool:
+    @staticmethod
+    def _full(path: list[Step] | None, length: int) -> bool:
+        return path is not None and len(path[-1].alts) >= min(length, 3)
+
+    def _extend(self, path: list[Step], length: int, rng: random.Random) -> None:
+        self.budget -= 1
         if len(path) == length:
-            return True
-        last = path[-1][0]
-        if last.answer_kind != "entity":
-            return False
+            if path[-1].alts and (
+                self.best is None or len(path[-1].alts) > len(self.best[-1].alts)
+            ):
+                self.best = list(path)
+            return
+        last = path[-1].opt
+        if last.answer_kind != "entity" or self.budget <= 0:
+            return
         prev = last.answer_key
-        seen = {o.answer_key for o, _ in path}
+        answers = {s.opt.answer_key for s in path}
+        mentioned = {c.value for s in path for c in s.opt.spec.constraints}
         used = {c.property for c in last.spec.constraints} | {last.spec.link}
         final = len(path) + 1 == length
         opts = [
             o
             for o in link_options(self.facts, prev, self.inverse_props)
-            if o.answer_key not in seen
+            if o.answer_key not in answers | mentioned
+            and not ({c.value for c in o.spec.constraints} & answers)
             and o.spec.link not in used
             and (final or o.answer_kind == "entity")
         ]
-        for opt in self._ordered(opts, rng)[:MAX_TRIES]:
+        for opt, carried in self._ranked(opts, prev, path[-1].alts, len(path), rng)[:MAX_TRIES]:
+            if final and not carried:
+                continue
             ev = hop_evidence(self.facts, opt.spec, prev, opt.answer_key)
             if not ev:
                 continue
-            path.append((opt, ev))
-            if self._extend(path, length, rng):
-                return True
-            path.pop()
-        return False
+            self._extend([*path, Step(opt, ev, carried)], length, rng)
+            if self.budget <= 0 or self._full(self.best, length):
+                return
 
 
-def to_chain(
-    facts: Facts, seed_id: str, domain: str, path: list[tuple[Option, list[Evidence]]]
-) -> SeedChain:
+def to_chain(facts: Facts, seed_id: str, domain: str, path: list[Step]) -> SeedChain:
     realizer = Realizer(facts)
-    specs = [o.spec for o, _ in path]
-    keys = [o.answer_key for o, _ in path]
+    specs = [s.opt.spec for s in path]
+    keys = [s.opt.answer_key for s in path]
     goals = realizer.goals(specs, keys)
     hops = []
-    for i, (opt, ev) in enumerate(path):
+    for i, step in enumerate(path):
+        opt, ev = step.opt, step.evidence
         prev = keys[i - 1] if i else ""
         text, aliases = answer_text(facts, opt.answer_key, prev, opt.spec.link)
         hops.append(
             Hop(
-                index=i + 1, subject_id=prev, spec=opt.spec, goal=goals[i], answer=text,
-                answer_key=opt.answer_key, answer_aliases=aliases,
+                index=i + 1,
+                subject_id=prev,
+                spec=opt.spec,
+                goal=goals[i],
+                answer=text,
+                answer_key=opt.answer_key,
+                answer_aliases=aliases,
                 answer_id=opt.answer_key if opt.answer_kind == "entity" else "",
                 answer_kind=opt.answer_kind,
                 evidence=ev,
             )
-        )  # fmt: skip
+        )
     return SeedChain(
-        id=seed_id, domain=domain, topic_id=keys[0], hops=hops,
+        id=seed_id,
+        domain=domain,
+        topic_id=keys[0],
+        hops=hops,
         question=realizer.question(specs),
-    )  # fmt: skip
+    )
 
 
 def _progress(enabled: bool) -> Progress:
     return Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-        console=Console(stderr=True), disable=not enabled, transient=True,
-    )  # fmt: skip
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=Console(stderr=True),
+        disable=not enabled,
+        transient=True,
+    )
 
 
 def iter_seeds(
@@ -162,7 +229,13 @@ def iter_seeds(
     builder = ChainBuilder(facts)
     for topic in topic_order(store, domains, seed):
         rng = random.Random(f"{seed}:{topic}")
-        path = builder.build(topic, rng.randint(lo, hi), rng)
+        # longer chains leave room for more ambiguous checkpoints; fall back to shorter ones
+        first = hi if rng.random() < 0.5 else rng.randint(lo, hi)
+        path = None
+        for length in range(first, lo - 1, -1):
+            path = builder.build(topic, length, rng)
+            if path is not None:
+                break
         if path is not None:
             dom = store.domain_of(topic) or ""
             yield to_chain(facts, "", dom, path)
@@ -198,7 +271,7 @@ def chain_from_specs(
     or whose fact no page states.
     """
     facts = Facts(store)
-    path: list[tuple[Option, list[Evidence]]] = []
+    path: list[Step] = []
     prev: str | None = None
     for i, spec in enumerate(specs, start=1):
         found = fits(facts, spec, prev)
@@ -212,7 +285,7 @@ def chain_from_specs(
         ev = hop_evidence(facts, spec, prev, key)
         if not ev:
             raise StageError(f"{seed_id} hop {i}: no page states the fact")
-        path.append((Option(spec, key, kind, "given"), ev))
+        path.append(Step(Option(spec, key, kind, "given"), ev, {}))
         prev = key
-    topic = path[0][0].answer_key
+    topic = path[0].opt.answer_key
     return to_chain(facts, seed_id, domain or store.domain_of(topic) or "", path)

@@ -54,8 +54,11 @@ def fact_constraints(facts: Facts, entity_id: str) -> list[Constraint]:
             v = dv.parsed()
             if isinstance(v, TimeValue):
                 if v.year is not None:
-                    out.append(Constraint(property=pid, value=v.time, value_label=str(v.year),
-                                          match="year"))  # fmt: skip
+                    out.append(
+                        Constraint(
+                            property=pid, value=v.time, value_label=str(v.year), match="year"
+                        )
+                    )
             elif dv.type == "wikibase-entityid" and facts.has_label(dv.key()):
                 key = dv.key()
                 out.append(Constraint(property=pid, value=key, value_label=facts.label(key)))
@@ -129,6 +132,20 @@ def _criterion_options(
     return out
 
 
+def _ranked_options(
+    facts: Facts, base: HopSpec, group: list[str], target: str, prev: str | None
+) -> list[Option]:
+    """``the <class> ... with the highest <p>``: unique by one criterion, so it also runs
+    from other starting points (keeps earlier ambiguities consequential)."""
+    out = []
+    for pid in facts.numeric_properties(base.class_id) if base.class_id else []:
+        if top(facts, group, pid) == [target]:
+            spec = base.model_copy(update={"criterion": pid})
+            out.append(Option(spec, target, "entity", "ranked"))
+            break
+    return out
+
+
 def link_options(facts: Facts, prev: str, inverse_props: Iterable[str]) -> list[Option]:
     """Later-hop descriptions from ``prev``: single-valued relations, time-pinned versions,
     multi-valued relations narrowed by a fact of the value, and reverse relations."""
@@ -168,6 +185,8 @@ def link_options(facts: Facts, prev: str, inverse_props: Iterable[str]) -> list[
             group = fits(facts, base, prev)
             if len(group) >= 3:
                 out.extend(_criterion_options(facts, base, group, s, prev))
+            if len(group) >= 2:
+                out.extend(_ranked_options(facts, base, group, s, prev))
     return out
 
 

@@ -11,12 +11,18 @@ from collections.abc import Sequence
 
 from builder.kb.domains import CLASS_LABELS
 from builder.records.seed import Constraint, HopSpec
-from builder.seeding.facts import Facts, year_of
+from builder.seeding.facts import HUMAN, Facts, year_of
 from builder.seeding.templates import Templates, load_templates
+
+
+def article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def _fill(template: str, **values: str) -> str:
     out = template
+    if "{a}" in out:
+        out = out.replace("{a}", article(values.get("v", "")))
     for key, value in values.items():
         out = out.replace("{" + key + "}", value)
     return out
@@ -33,6 +39,8 @@ class Realizer:
         return self.facts.label(pid)
 
     def class_noun(self, class_id: str) -> str:
+        if class_id == HUMAN:
+            return "person"
         return CLASS_LABELS.get(class_id) or (
             self.facts.label(class_id) if self.facts.has_label(class_id) else "one"
         )
@@ -56,10 +64,10 @@ class Realizer:
         return _fill(rel.by, p=p, v=c.value_label or self.facts.label(c.value))
 
     def _restrictions(self, spec: HopSpec, x: str) -> list[str]:
-        parts = []
+        parts = [self.constraint(c) for c in spec.constraints]
         if spec.link and spec.link_inverse:
+            # the nested phrase goes last so that its own restrictions do not read as ours
             parts.append(_fill(self.t.relation(spec.link).by, p=self.plabel(spec.link), v=x))
-        parts.extend(self.constraint(c) for c in spec.constraints)
         return parts
 
     def _qualifier(self, spec: HopSpec) -> str:

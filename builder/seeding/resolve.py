@@ -106,3 +106,24 @@ def run_rest(facts: Facts, specs: Sequence[HopSpec], start: str) -> list[str] | 
             return None
         path.append(found[0])
     return path
+
+
+def alternatives(facts: Facts, spec: HopSpec, prev: str | None, target: str) -> list[str]:
+    """Keys a weakened version of ``spec`` would let in besides ``target``: siblings when a
+    constraint is dropped, other versions when the time qualifier is, other tops when the
+    criterion is. (What injection can later offer as wrong candidates.)"""
+    out: set[str] = set()
+    for i in range(len(spec.constraints)):
+        relaxed = without(spec, i)
+        if indexable(relaxed) and not spec.criterion:
+            out.update(fits(facts, relaxed, prev))
+    if spec.qualifier:
+        out.update(fits(facts, spec.model_copy(update={"qualifier": "", "any_time": True}), prev))
+    if spec.criterion and spec.class_id:
+        group = base_fits(facts, spec, prev)
+        for pid in facts.numeric_properties(spec.class_id):
+            t = top(facts, group, pid)
+            if len(t) == 1:
+                out.add(t[0])
+    out.discard(target)
+    return sorted(out)

@@ -47,9 +47,14 @@ def _time(text: str) -> dict[str, Any]:
     parts = text.split("-")
     precision = {1: 9, 2: 10, 3: 11}[len(parts)]
     full = "-".join([*parts, *(["00"] * (3 - len(parts)))])
-    return {"time": f"+{full}T00:00:00Z", "precision": precision, "timezone": 0,
-            "before": 0, "after": 0,
-            "calendarmodel": "http://www.wikidata.org/entity/Q1985727"}  # fmt: skip
+    return {
+        "time": f"+{full}T00:00:00Z",
+        "precision": precision,
+        "timezone": 0,
+        "before": 0,
+        "after": 0,
+        "calendarmodel": "http://www.wikidata.org/entity/Q1985727",
+    }
 
 
 def _datavalue(pid: str, value: Any) -> dict[str, Any]:
@@ -62,8 +67,12 @@ def _datavalue(pid: str, value: Any) -> dict[str, Any]:
 
 
 def _snak(pid: str, value: Any) -> dict[str, Any]:
-    return {"snaktype": "value", "property": pid, "datatype": PROPS[pid][1],
-            "datavalue": _datavalue(pid, value)}  # fmt: skip
+    return {
+        "snaktype": "value",
+        "property": pid,
+        "datatype": PROPS[pid][1],
+        "datavalue": _datavalue(pid, value),
+    }
 
 
 def _statements(pid: str, raw: Any, eid: str) -> list[dict[str, Any]]:
@@ -71,9 +80,16 @@ def _statements(pid: str, raw: Any, eid: str) -> list[dict[str, Any]]:
     for i, item in enumerate(raw if isinstance(raw, list) else [raw]):
         spec = item if isinstance(item, dict) else {"v": item}
         quals = {q: [_snak(q, spec[q])] for q in ("P580", "P582", "P585") if q in spec}
-        out.append({"id": f"{eid}${pid}-{i}", "type": "statement", "mainsnak": _snak(pid, spec["v"]),
-                    "rank": spec.get("rank", "normal"), "qualifiers": quals,
-                    "qualifiers-order": list(quals)})  # fmt: skip
+        out.append(
+            {
+                "id": f"{eid}${pid}-{i}",
+                "type": "statement",
+                "mainsnak": _snak(pid, spec["v"]),
+                "rank": spec.get("rank", "normal"),
+                "qualifiers": quals,
+                "qualifiers-order": list(quals),
+            }
+        )
     return out
 
 
@@ -95,18 +111,33 @@ def ent(
         "aliases": {"en": [{"language": "en", "value": a} for a in aliases]},
         "claims": {pid: _statements(pid, v, eid) for pid, v in all_claims.items()},
     }
-    pg = Page(entity_id=eid, title=label, url=f"https://example.org/{eid}", text=page,
-              source="bundled") if page else None  # fmt: skip
+    pg = (
+        Page(
+            entity_id=eid,
+            title=label,
+            url=f"https://example.org/{eid}",
+            text=page,
+            source="bundled",
+        )
+        if page
+        else None
+    )
     return Entity.model_validate(doc), pg
 
 
 def build_store(path: Path, items: list[tuple[Entity, Page | None]]) -> KnowledgeStore:
     store = KnowledgeStore.open(path)
     props = [
-        Entity.model_validate({"id": pid, "type": "property", "datatype": dtype,
-                               "labels": {"en": {"language": "en", "value": label}}})
+        Entity.model_validate(
+            {
+                "id": pid,
+                "type": "property",
+                "datatype": dtype,
+                "labels": {"en": {"language": "en", "value": label}},
+            }
+        )
         for pid, (label, dtype) in PROPS.items()
-    ]  # fmt: skip
+    ]
     store.upsert_entities([*props, *(e for e, _ in items)])
     store.upsert_pages([p for _, p in items if p is not None])
     store.set_meta("snapshot_id", "minikb")
