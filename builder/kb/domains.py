@@ -61,6 +61,7 @@ DOMAIN_CLASSES: dict[str, dict[str, str]] = {
         "Q11691": "stock exchange",
         "Q8142": "currency",
         "L:class-stock-index": "stock market index",
+        "L:class-industry": "industry",
         "Q66344": "central bank",
     },
     "sports": {
