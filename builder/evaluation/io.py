@@ -85,19 +85,18 @@ def iter_trajectories(path: Path | str) -> Iterator[Trajectory]:
             if not line:
                 continue
             try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(
-                    f"not valid JSON ({exc.msg} at column {exc.colno})",
-                    path=p,
-                    line=lineno,
-                    hint="each line must be one trajectory object (see docs/evaluation.md)",
-                ) from None
-            try:
-                yield Trajectory.model_validate(data)
+                yield Trajectory.model_validate_json(line)
             except ValidationError as exc:
+                err = exc.errors()[0]
+                if err["type"] == "json_invalid":
+                    raise InputError(
+                        f"not valid JSON ({err['msg']})",
+                        path=p,
+                        line=lineno,
+                        hint="each line must be one trajectory object (see docs/evaluation.md)",
+                    ) from None
                 raise InputError(
-                    f"not a trajectory: {exc.errors()[0]['msg']}",
+                    f"not a trajectory: {err['msg']}",
                     path=p,
                     line=lineno,
                     field=_field(exc),

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 _ARTICLES = re.compile(r"\b(?:a|an|the)\b")
 _SPACES = re.compile(r"\s+")
+_ASCII_DROP = re.compile(r"[^a-z0-9\s]")
 
 
 def normalize(s: str) -> str:
@@ -15,7 +16,10 @@ def normalize(s: str) -> str:
     a letter, digit or whitespace, collapse whitespace, strip."""
     s = unicodedata.normalize("NFKC", s).casefold()
     s = _ARTICLES.sub(" ", s)
-    s = "".join(ch for ch in s if ch.isalpha() or ch.isdigit() or ch.isspace())
+    if s.isascii():  # fast path, same result: ASCII letters/digits/whitespace kept
+        s = _ASCII_DROP.sub("", s)
+    else:
+        s = "".join(ch for ch in s if ch.isalpha() or ch.isdigit() or ch.isspace())
     return _SPACES.sub(" ", s).strip()
 
 

@@ -48,6 +48,10 @@ def _default_usage(body: dict[str, Any], reply: Reply) -> tuple[int, int]:
     return max(1, prompt // 4), max(1, completion // 4)
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 256  # the default backlog (5) drops connects under high concurrency
+
+
 class FakeOpenAIServer:
     """``POST /v1/chat/completions`` on a free local port, in a background thread."""
 
@@ -73,7 +77,7 @@ class FakeOpenAIServer:
         self.failures_sent = 0
         self._lock = threading.Lock()
         self._calls = 0
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._httpd = _Server(("127.0.0.1", 0), self._handler_class())
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
