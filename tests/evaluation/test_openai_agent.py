@@ -186,3 +186,50 @@ def test_rate_limits_are_retried(store, tmp_path: Path) -> None:  # type: ignore
         )
     assert summary.errors == 0 and server.failures_sent == 2
     assert score(world_samples(), list(iter_trajectories(out))).accuracy == 1.0
+
+
+def test_llm_user_and_llm_judge_wired_through_the_runner(store, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """One fake endpoint plays agent, user and judge; the user's leak is guarded."""
+
+    def dispatch(body: dict[str, Any]) -> Reply:
+        system = body["messages"][0]["content"]
+        if system.startswith("You play a user"):
+            leak = "Hidemaro Fujibayashi" in body["messages"][-1]["content"]
+            reply = "It was directed by Hidemaro Fujibayashi." if leak else "A glider, I think."
+            return text_reply(json.dumps({"target": 1, "reply": reply}))
+        if "You read a search agent" in system:
+            return text_reply(json.dumps({"1": "Breath of the Wild", "2": ""}))
+        tools_seen = [m for m in body["messages"] if m["role"] == "tool"]
+        if not tools_seen:
+            return tool_reply(("ask", {"question": "Who directed it? Hidemaro Fujibayashi?"}))
+        if len(tools_seen) == 1:
+            return tool_reply(("ask", {"question": "Which game?"}))
+        return tool_reply(("answer", {"answer": "Hidemaro Fujibayashi"}))
+
+    out = tmp_path / "wired.jsonl"
+    game = world_samples()[:1]
+    with FakeOpenAIServer(dispatch) as server:
+        summary = run_agent(
+            game,
+            agent="openai:m",
+            store=store,
+            out=out,
+            progress=False,
+            settings=_settings(server),
+            user="llm",
+            judge="llm",
+        )
+    assert summary.errors == 0
+    (traj,) = iter_trajectories(out)
+    asks = [e for e in traj.events if isinstance(e, AskEvent)]
+    assert [a.target for a in asks] == [1, 1]
+    assert "Fujibayashi" not in asks[0].reply  # leak regenerated, then replaced
+    assert getattr(asks[0], "guarded", False) is True
+    assert asks[1].reply == "A glider, I think."
+    final = traj.events[-1]
+    assert isinstance(final, AnswerEvent)
+    assert final.checkpoints == {"1": "Breath of the Wild"}  # filled by the judge
+    aux = traj.aux_usage
+    assert aux["input_tokens"] > 0  # user + judge tokens, kept apart from the agent's
+    m = score(game, [traj])
+    assert m.accuracy == 1.0 and m.checkpoint_pass == 1.0 and m.ce_a == 1.0
