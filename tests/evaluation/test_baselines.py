@@ -109,3 +109,22 @@ def test_no_search_ablation_removes_the_tool(store, tmp_path: Path) -> None:  # 
     for t in iter_trajectories(out):
         assert not any(isinstance(e, SearchEvent) for e in t.events)
         assert any(e.type == "tool_error" for e in t.events)
+
+
+def test_target_candidate_by_id_label_or_downstream() -> None:
+    from builder.evaluation.agents.baselines import target_candidate
+    from builder.records.sample import Candidate
+    from tests.evaluation.factories import cp, sample
+
+    by_label = cp(1, "Satoru Iwata", amb="version", candidates=[
+        Candidate(id="Q1", label="Hiroshi Yamauchi (1949)", downstream_answer="a"),
+        Candidate(id="Q2", label="Satoru Iwata (2002)", downstream_answer="b"),
+    ])  # fmt: skip
+    s = sample("x", "games", [by_label, cp(2, "b")])
+    assert target_candidate(s, s.checkpoints[0]) == by_label.candidates[1]
+    literal = cp(1, "7,071,576", amb="version", candidates=[
+        Candidate(id="+7071576", label="seven million", downstream_answer="gold"),
+        Candidate(id="+6000000", label="six million", downstream_answer="other"),
+    ])  # fmt: skip
+    s2 = sample("y", "geography", [literal, cp(2, "gold")])
+    assert target_candidate(s2, s2.checkpoints[0]) == literal.candidates[0]

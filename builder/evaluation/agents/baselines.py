@@ -19,6 +19,7 @@ the final answer is that candidate's ``downstream_answer``.
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Literal
 
 from builder.evaluation.agents.base import AGENTS, Agent, AgentContext
@@ -27,7 +28,7 @@ from builder.evaluation.matching import match, normalize
 from builder.evaluation.prompts import load_prompt
 from builder.evaluation.search import SearchResult
 from builder.evaluation.targets import words
-from builder.records.sample import Candidate, Checkpoint
+from builder.records.sample import Candidate, Checkpoint, Sample
 
 AskPolicy = Literal["never", "on_conflict", "oracle"]
 
@@ -62,10 +63,24 @@ def _blind_pick(sample_id: str, cp: Checkpoint) -> Candidate:
     return min(cp.candidates, key=key)
 
 
-def _is_target(c: Candidate, cp: Checkpoint) -> bool:
-    if cp.entity_id and c.id == cp.entity_id:
-        return True
-    return match(c.label, cp.answer, cp.answer_aliases)
+_YEAR_SUFFIX = re.compile(r"\s*\(\d{3,4}\)\s*$")
+
+
+def target_candidate(sample: Sample, cp: Checkpoint) -> Candidate | None:
+    """The gold candidate: same id as the checkpoint's entity, else the label matching the
+    answer (a trailing "(2017)" ignored), else the only one leading to the gold answer."""
+    if cp.entity_id:
+        for c in cp.candidates:
+            if c.id == cp.entity_id:
+                return c
+    for c in cp.candidates:
+        for label in (c.label, _YEAR_SUFFIX.sub("", c.label)):
+            if match(label, cp.answer, cp.answer_aliases):
+                return c
+    leading = [
+        c for c in cp.candidates if match(c.downstream_answer, sample.answer, sample.answer_aliases)
+    ]
+    return leading[0] if len(leading) == 1 else None
 
 
 class ScriptedBaseline:
@@ -117,7 +132,7 @@ class ScriptedBaseline:
                         results = self._search(ep, f"{base} {reply}")
             ranked = ranked_candidates(cp.candidates, results)
             chosen = ranked[0] if ranked else _blind_pick(sample.id, cp)
-            if _is_target(chosen, cp):
+            if chosen == target_candidate(sample, cp):
                 stated[str(cp.index)] = cp.answer
             else:
                 stated[str(cp.index)] = chosen.label
