@@ -26,6 +26,9 @@ StatementRow = tuple[
 NameRow = tuple[str, str, int, int, str, str]
 
 
+_NO_TIMES: tuple[None, None, None] = (None, None, None)
+
+
 def dumps(doc: Any) -> str:
     """Compact JSON, UTF-8 kept as is."""
     return json.dumps(doc, ensure_ascii=False, separators=(",", ":"))
@@ -112,15 +115,22 @@ def entity_rows(
         for pos, (statement, rank) in enumerate(zip(group, ranks, strict=True)):
             snak = statement.get("mainsnak") or {}
             dv = snak.get("datavalue") if snak.get("snaktype", "value") == "value" else None
-            qualifiers = statement.get("qualifiers") or {}
+            qualifiers = statement.get("qualifiers")
+            if qualifiers:
+                times = (
+                    _qualifier_time(qualifiers, "P585") if "P585" in qualifiers else None,
+                    _qualifier_time(qualifiers, "P580") if "P580" in qualifiers else None,
+                    _qualifier_time(qualifiers, "P582") if "P582" in qualifiers else None,
+                )
+            else:
+                times = _NO_TIMES
             kind = dv.get("type") if dv else None
             amount, unit = _amount(dv.get("value")) if dv and kind == "quantity" else (None, None)
             statements.append(
                 (
                     entity_id, pid, ordinal, pos, statement.get("id"), rank, int(rank == top),
                     kind, value_key(dv) if dv else None, snak.get("datatype"), amount, unit,
-                    _qualifier_time(qualifiers, "P585"), _qualifier_time(qualifiers, "P580"),
-                    _qualifier_time(qualifiers, "P582"), int(bool(qualifiers)),
+                    *times, int(bool(qualifiers)),
                 )
             )  # fmt: skip
             ordinal += 1
