@@ -9,7 +9,7 @@ import pytest
 
 from builder.errors import InputError
 from builder.records.sample import Checkpoint, Sample
-from builder.records.seed import Hop, Reject, SeedChain
+from builder.records.seed import Hop, HopSpec, Reject, SeedChain
 from builder.samples_io import (
     read_rejects,
     read_samples,
@@ -48,7 +48,7 @@ def test_seeds_and_rejects_round_trip(tmp_path: Path) -> None:
         id="seed-000001",
         domain="music",
         topic_id="Q1",
-        hops=[Hop(index=1, goal="Which album?", answer="X", answer_id="Q1")],
+        hops=[Hop(index=1, spec=HopSpec(), goal="Which album?", answer="X", answer_key="Q1")],
     )
     write_seeds(tmp_path / "seeds.jsonl", [seed])
     assert list(read_seeds(tmp_path / "seeds.jsonl")) == [seed]

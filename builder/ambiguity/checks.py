@@ -129,6 +129,7 @@ def check_no_leakage(sample: Sample) -> CheckResult:
     forbidden = [sample.answer, *sample.answer_aliases]
     for cp in sample.checkpoints:
         forbidden += [cp.answer, *cp.answer_aliases]
+    forbidden = list(dict.fromkeys(f for f in forbidden if f))
     found = [f"question: {x!r}" for x in leaks(sample.question, forbidden)]
     for cp in sample.checkpoints:
         found += [f"clue {cp.index}: {x!r}" for x in leaks(cp.clue, forbidden)]

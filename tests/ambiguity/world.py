@@ -118,8 +118,8 @@ def world() -> list[tuple[Entity, Page | None]]:
             "L:switch",
             "Nintendo Switch",
             CONSOLE,
-            {"P178": "L:nintendo"},
-            "The Nintendo Switch is a video game console by Nintendo.",
+            {"P178": "L:nintendo", "P577": "2017-03-03"},
+            "The Nintendo Switch is a video game console by Nintendo, released on 3 March 2017.",
         ),
         ent(
             "L:wiiu",

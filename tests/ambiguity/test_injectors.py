@@ -1,0 +1,89 @@
+"""Each injector on a hand-built KB where it succeeds, and the pipeline's refusals."""
+
+from __future__ import annotations
+
+import pytest
+
+from builder.ambiguity import inject, registry
+from builder.ambiguity.checks import run_checks
+from builder.kb.store import KnowledgeStore
+from builder.records.sample import Sample
+from tests.ambiguity.chains import ceo_chain, game_chain, lake_chain, same_platform_chain
+
+
+def _only(store: KnowledgeStore, chain_fn: object, kind: str) -> Sample:
+    result = inject(store, [chain_fn(store)], types=[kind], progress=False)  # type: ignore[operator]
+    assert len(result.samples) == 1, result.rejects
+    sample = result.samples[0]
+    assert run_checks(store, sample).passed
+    return sample
+
+
+def test_entity_drops_a_constraint_and_lists_siblings(mini: KnowledgeStore) -> None:
+    s = _only(mini, game_chain, "entity")
+    cp = s.checkpoints[0]
+    assert cp.ambiguous and cp.ambiguity_type == "entity"
+    downstream = {c.id: c.downstream_answer for c in cp.candidates}
+    assert downstream == {"L:botw": "Kyoto", "L:odyssey": "Osaka"}
+    assert "action-adventure" not in s.question
+    assert "action-adventure" in s.unambiguous_question
+    assert cp.clue == "I remember it won the Game of the Year."
+    assert "Kyoto" not in cp.clue and s.difficulty == "easy" and s.num_ambiguities == 1
+
+
+def test_version_drops_the_time_qualifier(mini: KnowledgeStore) -> None:
+    s = _only(mini, ceo_chain, "version")
+    cp = s.checkpoints[1]
+    assert cp.ambiguity_type == "version"
+    downstream = {c.id: c.downstream_answer for c in cp.candidates}
+    assert downstream == {"L:iwata": "Sapporo", "L:kimishima": "Tokyo", "L:furukawa": "Osaka"}
+    assert "2015" in cp.clue and "2015" not in s.question
+    assert "2015" in s.unambiguous_question
+
+
+def test_criteria_drops_the_ranking_criterion(mini: KnowledgeStore) -> None:
+    s = _only(mini, lake_chain, "criteria")
+    cp = s.checkpoints[0]
+    assert cp.ambiguity_type == "criteria"
+    downstream = {c.id: c.downstream_answer for c in cp.candidates}
+    assert downstream == {"L:lake-victoria": "Kampala", "L:lake-tanganyika": "Dodoma"}
+    assert "biggest" in s.question and "area" not in s.question
+    assert "area" in cp.clue
+
+
+def test_factual_replaces_a_value_so_nothing_fits_exactly(mini: KnowledgeStore) -> None:
+    s = _only(mini, game_chain, "factual")
+    cp = s.checkpoints[0]
+    assert cp.ambiguity_type == "factual"
+    assert "released in 2017" not in s.question
+    ids = {c.id for c in cp.candidates}
+    assert "L:botw" in ids and len(ids) >= 2
+    assert any(c.downstream_answer not in ("", "Kyoto") for c in cp.candidates)
+
+
+def test_no_wrong_candidate_changes_the_answer_is_rejected(mini: KnowledgeStore) -> None:
+    result = inject(mini, [same_platform_chain(mini)], types=["entity"], progress=False)
+    assert result.samples == []
+    checks = {r.check for r in result.rejects}
+    assert "consequential" in checks
+    rej = next(r for r in result.rejects if r.check == "consequential")
+    assert "3 March 2017" in rej.detail and rej.seed_id == "seed-000004"
+
+
+def test_same_seed_same_samples(mini: KnowledgeStore) -> None:
+    chains = [game_chain(mini), ceo_chain(mini), lake_chain(mini)]
+    a = inject(mini, chains, seed=3, progress=False)
+    b = inject(mini, chains, seed=3, progress=False)
+    assert [s.model_dump_json() for s in a.samples] == [s.model_dump_json() for s in b.samples]
+    assert len(a.samples) == 3
+
+
+def test_registry_refuses_duplicates_and_unknown_types() -> None:
+    from builder.ambiguity.entity import EntityInjector
+    from builder.errors import ConfigError
+
+    with pytest.raises(ValueError, match="already registered"):
+        registry.register(EntityInjector())
+    with pytest.raises(ConfigError, match="unknown ambiguity type"):
+        registry.get(["ambiguous-ish"])
+    assert registry.names() == ["entity", "version", "criteria", "factual"]
