@@ -24,7 +24,7 @@ def cp(
         answer=answer,
         answer_aliases=aliases or [],
         ambiguous=bool(amb),
-        ambiguity_type=amb,  # type: ignore[arg-type]
+        ambiguity_type=amb,
         candidates=candidates or [],
         clue=clue,
     )
@@ -35,7 +35,7 @@ def sample(sid: str, domain: str, checkpoints: list[Checkpoint], **kw: Any) -> S
     last = checkpoints[-1]
     return Sample(
         id=sid,
-        domain=domain,  # type: ignore[arg-type]
+        domain=domain,
         difficulty=difficulty_for(n_amb),
         question=kw.get("question", f"Question {sid}?"),
         unambiguous_question=kw.get("unambiguous_question", f"Precise question {sid}?"),

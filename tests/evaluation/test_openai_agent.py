@@ -145,7 +145,7 @@ def test_bad_arguments_nudges_and_turn_limit(tmp_path: Path) -> None:
         "model",
         "tool_error",
     ]
-    assert traj.termination == "max_turns"
+    assert (traj.model_extra or {})["termination"] == "max_turns"
     second = server.requests[1]["messages"]
     assert second[-1]["role"] == "tool" and second[-1]["content"].startswith("error:")
     third = server.requests[2]["messages"]
@@ -229,7 +229,7 @@ def test_llm_user_and_llm_judge_wired_through_the_runner(store, tmp_path: Path) 
     final = traj.events[-1]
     assert isinstance(final, AnswerEvent)
     assert final.checkpoints == {"1": "Breath of the Wild"}  # filled by the judge
-    aux = traj.aux_usage
+    aux = (traj.model_extra or {})["aux_usage"]
     assert aux["input_tokens"] > 0  # user + judge tokens, kept apart from the agent's
     m = score(game, [traj])
     assert m.accuracy == 1.0 and m.checkpoint_pass == 1.0 and m.ce_a == 1.0

@@ -124,7 +124,7 @@ def test_llm_judge_fills_only_missing_checkpoints_and_is_cached(tmp_path: Path) 
     assert "Breath of the Wild" not in server.requests[0]["messages"][0]["content"]  # no gold
     ev = t.events[-1]
     assert ev.checkpoints == {"2": "Hidemaro Fujibayashi", "1": "Breath of the Wild"}  # type: ignore[union-attr]
-    assert ev.checkpoints_filled_by_judge == ["1"]
+    assert (ev.model_extra or {})["checkpoints_filled_by_judge"] == ["1"]
     assert usage.input_tokens > 0
     assert again.events[-1].checkpoints == t.events[-1].checkpoints  # type: ignore[union-attr]
 
