@@ -122,3 +122,5 @@ def report_cmd(
     print_full_report(named, console)
     for p in plots:
         console.print(f"plot: {p}")
+    if out is None:
+        console.print("(pass --out DIR to also write the PNG plots)")

@@ -96,6 +96,7 @@ class CachedSearch:
         self.cache = JsonCache(cache_dir) if cache_dir is not None else None
         self.hits = 0
         self.misses = 0
+        self._lock = threading.Lock()
 
     def identity(self) -> str:
         return self.backend.identity()
@@ -108,9 +109,11 @@ class CachedSearch:
         )
         hit = self.cache.get(key)
         if hit is not None:
-            self.hits += 1
+            with self._lock:
+                self.hits += 1
             return [SearchResult.model_validate(r) for r in hit["results"]]
-        self.misses += 1
+        with self._lock:
+            self.misses += 1
         results = self.backend.search(query, k)
         self.cache.put(key, {"query": query, "k": k, "results": [r.model_dump() for r in results]})
         return results
