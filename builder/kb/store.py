@@ -64,6 +64,22 @@ def _claims_path(pid: str) -> str:
     return f'$.claims."{_quote(pid)}"'
 
 
+def _check_schema(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse a store written with another schema version (its tables would not match)."""
+    has_meta = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'"
+    ).fetchone()
+    if not has_meta:
+        return
+    row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    if row is not None and row[0] != SCHEMA_VERSION:
+        raise InputError(
+            f"knowledge store has schema version {row[0]}, this version reads {SCHEMA_VERSION}",
+            path=path,
+            hint="delete the file and run `discobench kb import` again",
+        )
+
+
 def _marks(n: int) -> str:
     return ",".join("?" * n)
 
@@ -100,11 +116,12 @@ class KnowledgeStore:
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(path, isolation_level=None)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         try:
+            conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+            _check_schema(conn, path)
             if not read_only:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")
                 conn.executescript(TABLES)
                 for ddl in SECONDARY_INDEXES.values():
                     conn.execute(ddl)
@@ -116,6 +133,9 @@ class KnowledgeStore:
         except sqlite3.DatabaseError as exc:
             conn.close()
             raise InputError(f"not a knowledge store: {exc}", path=path) from exc
+        except InputError:
+            conn.close()
+            raise
 
     def close(self) -> None:
         self.conn.close()

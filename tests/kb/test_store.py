@@ -289,3 +289,15 @@ def test_meta_and_read_only(tmp_path: Path) -> None:
         assert ro.label("Q1") == "one"
         with pytest.raises(Exception, match="readonly"):
             ro.upsert_entities([make_entity("Q2", "two")])
+
+
+def test_a_store_of_another_schema_version_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "kb.sqlite"
+    with KnowledgeStore.open(path) as store:
+        store.set_meta("schema_version", "0")
+    with pytest.raises(InputError, match="schema version 0") as err:
+        KnowledgeStore.open(path)
+    assert err.value.hint and "import" in err.value.hint
+    (tmp_path / "junk.sqlite").write_text("not a database at all, just text " * 100)
+    with pytest.raises(InputError, match="not a knowledge store"):
+        KnowledgeStore.open(tmp_path / "junk.sqlite")
