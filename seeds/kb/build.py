@@ -61,6 +61,8 @@ UNITS: dict[str, tuple[str, str]] = {
     "year": ("Q577", "year"),
     "m3/s": ("Q794261", "cubic metre per second"),
 }
+# Real Wikidata items used as plain values (not classes); emitted so nothing dangles.
+VALUE_ENTITIES: dict[str, str] = {"Q6581097": "male", "Q6581072": "female"}
 OCCUPATION_COMMENT = re.compile(r'^\s*"([^"]+)":\s*"\w+",\s*#\s*(.+?)\s*$', re.MULTILINE)
 
 
@@ -81,7 +83,12 @@ TIME_QUALIFIERS = ("P585", "P580", "P582")
 ENTITY_ID = re.compile(r"^L:[a-z0-9]+(?:-[a-z0-9]+)*$")
 REF_ID = re.compile(r"^(?:L:[a-z0-9]+(?:-[a-z0-9]+)*|Q[1-9][0-9]*)$")
 DATE = re.compile(r"^(-?)(\d{1,4})(?:-(\d{2})(?:-(\d{2}))?)?$")
-SENTENCE_END = re.compile(r"[.!?](?:\s|$)")
+# A sentence end: . ! or ? before a space or the end, not after an initial ("J.") or a
+# common abbreviation ("St.", "Co.", "Inc.", "Jr.", "D.C." ends in an initial).
+SENTENCE_END = re.compile(
+    r"(?<!\b[A-Z])(?<!\bSt)(?<!\bCo)(?<!\bJr)(?<!\bSr)(?<!\bInc)(?<!\bNo)(?<!\bMt)(?<!\bvs)(?<!\bv)"
+    r"[.!?](?:\s|$)"
+)
 CALENDAR = "http://www.wikidata.org/entity/Q1985727"
 ENTITY_URI = "http://www.wikidata.org/entity/"
 STATEMENT_KEYS = {"v", "unit", "rank"}
@@ -391,6 +398,7 @@ def fixed_entities(properties: dict[str, tuple[str, str]]) -> dict[str, dict[str
     labels = {**CLASS_LABELS, HUMAN: "human"}
     labels.update(occupation_labels())
     labels.update({qid: label for qid, label in UNITS.values()})
+    labels.update(VALUE_ENTITIES)
     for eid, label in labels.items():
         out[eid] = {"type": "item", "id": eid, "labels": _lang(label), "claims": {}}
     return out
