@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from builder.errors import InputError
@@ -45,8 +46,12 @@ TABLE4: tuple[tuple[str, str], ...] = (
 
 
 def table4(named: Mapping[str, Metrics]) -> Table:
-    t = Table(title="Main results (%; turns and tokens per sample)")
-    t.add_column("run")
+    t = Table(
+        title="Main results (%; turns and tokens per sample) — task utility: Acc, CP | "
+        "ambiguity detection: Det-Acc, Det-F1, Amb-Rec | interaction: CE-A, CE-B, Ask | "
+        "cost: Search, tokens"
+    )
+    t.add_column("run", no_wrap=True)
     for label, _ in TABLE4:
         t.add_column(label, justify="right")
     for label in ("Ask", "Search", "In tok", "Out tok", "n", "err", "miss"):
@@ -55,19 +60,19 @@ def table4(named: Mapping[str, Metrics]) -> Table:
         cells = [pct(getattr(m, key)) for _, key in TABLE4]
         cells += [num(m.ask_turns), num(m.search_turns), num(m.input_tokens, 0)]
         cells += [num(m.output_tokens, 0), str(m.n_samples), str(m.n_errors), str(m.n_missing)]
-        t.add_row(name, *cells)
+        t.add_row(escape(name), *cells)
     return t
 
 
 def table5(named: Mapping[str, Metrics]) -> Table:
     t = Table(title="Behaviour profiles of gold-ambiguous checkpoints (share % / pass %)")
-    t.add_column("run")
+    t.add_column("run", no_wrap=True)
     for p in PROFILES:
         t.add_column(p, justify="right")
     t.add_column("H", justify="right")
     for name, m in named.items():
         cells = [f"{pct(m.profiles[p].share)} / {pct(m.profiles[p].pass_rate)}" for p in PROFILES]
-        t.add_row(name, *cells, str(m.heavy_search))
+        t.add_row(escape(name), *cells, str(m.heavy_search))
     return t
 
 
@@ -87,21 +92,21 @@ def breakdown_tables(named: Mapping[str, Metrics]) -> list[Table]:
         by_dom.add_column(d, justify="right")
     for name, m in named.items():
         by_type.add_row(
-            name,
+            escape(name),
             *(
                 f"{s.count} / {pct(s.recall)} / {pct(s.pass_rate)}"
                 for s in (m.by_type[k] for k in AMBIGUITY_TYPES)
             ),
         )
         by_diff.add_row(
-            name,
+            escape(name),
             *(
                 f"{s.n_samples} / {pct(s.accuracy)} / {pct(s.checkpoint_pass)}"
                 for s in (m.by_difficulty[d] for d in DIFFICULTIES)
             ),
         )
         by_dom.add_row(
-            name,
+            escape(name),
             *(
                 f"{m.by_domain[d].n_samples} / {pct(m.by_domain[d].accuracy)}"
                 if d in m.by_domain
@@ -112,11 +117,44 @@ def breakdown_tables(named: Mapping[str, Metrics]) -> list[Table]:
     return [by_type, by_diff, by_dom]
 
 
+def settings_table(named: Mapping[str, Metrics]) -> Table | None:
+    """Guided minus neutral, per agent and ablation that has both runs (percentage points)."""
+    by_key: dict[tuple[str, str], dict[str, Metrics]] = {}
+    for m in named.values():
+        if m.run is not None and m.run.agent:
+            by_key.setdefault((m.run.agent, m.run.ablation), {})[m.run.setting] = m
+    pairs = {k: v for k, v in by_key.items() if "neutral" in v and "guided" in v}
+    if not pairs:
+        return None
+    t = Table(title="Guided vs neutral prompt (guided − neutral, points; turns)")
+    t.add_column("agent [ablation]", no_wrap=True)
+    keys: tuple[tuple[str, str], ...] = (
+        ("Acc", "accuracy"),
+        ("Amb-Rec", "ambiguity_recall"),
+        ("Det-F1", "detection_f1"),
+        ("CE-A", "ce_a"),
+        ("Ask", "ask_turns"),
+    )
+    for label, _ in keys:
+        t.add_column(label, justify="right")
+    for (agent, ablation), runs in sorted(pairs.items()):
+        cells = []
+        for _, key in keys:
+            g, n = getattr(runs["guided"], key), getattr(runs["neutral"], key)
+            scale = 1 if key == "ask_turns" else 100
+            cells.append("–" if g is None or n is None else f"{scale * (g - n):+.1f}")
+        t.add_row(escape(f"{agent} [{ablation}]"), *cells)
+    return t
+
+
 def print_metrics_table(named_metrics: dict[str, Metrics], console: Console | None = None) -> None:
     """Table 4 and Table 5 layouts for several runs (what ``discobench build`` prints)."""
     console = console or Console()
     console.print(table4(named_metrics))
     console.print(table5(named_metrics))
+    comparison = settings_table(named_metrics)
+    if comparison is not None:
+        console.print(comparison)
 
 
 def print_full_report(named: dict[str, Metrics], console: Console | None = None) -> None:
@@ -126,7 +164,7 @@ def print_full_report(named: dict[str, Metrics], console: Console | None = None)
         console.print(t)
     for name, m in named.items():
         for note in m.notes:
-            console.print(f"[yellow]note[/] ({name}): {note}")
+            console.print(f"[yellow]note[/] ({escape(name)}): {escape(note)}")
 
 
 def load_metrics(path: Path) -> Metrics:

@@ -141,3 +141,24 @@ def test_help_texts() -> None:
         res = runner.invoke(app, ["eval", cmd, "--help"])
         assert res.exit_code == 0
     assert "--heavy-search" in runner.invoke(app, ["eval", "score", "--help"]).output
+
+
+def test_report_compares_guided_and_neutral_runs(tmp_path: Path) -> None:
+    from rich.console import Console
+
+    from builder.evaluation.report import print_metrics_table
+    from builder.evaluation.scorer import score
+
+    samples = three_samples()
+    named = {}
+    for setting, asks in (("neutral", []), ("guided", [ask(1)])):
+        run = {"agent": "openai:m", "setting": setting, "ablation": "none"}
+        lines = [traj("s1", [*asks, answer("Hidemaro Fujibayashi")], run=run)]
+        named[setting] = score(samples, lines)
+    console = Console(width=200, record=True)
+    print_metrics_table(named, console)
+    text = console.export_text()
+    assert "Guided vs neutral" in text
+    # recall 0/4 → 1/4: +25.0 points; ask turns 0 → 1/3 per sample
+    row = next(line for line in text.splitlines() if "openai:m [none]" in line)
+    assert "+25.0" in row and "+0.3" in row
