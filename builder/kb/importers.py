@@ -116,6 +116,10 @@ def _import_file(
                 )
                 if len(entities) >= store.batch_size:
                     _flush(store, entities, report)
+            elif record.meta is not None:
+                for key, value in record.meta.items():
+                    store.set_meta(key, value)
+                report.snapshot_meta.update(record.meta)
             elif record.page is not None:
                 pages.append(record.page)
                 if len(pages) >= store.batch_size:

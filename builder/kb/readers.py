@@ -26,6 +26,7 @@ from builder.records.wikidata import AnyEntity, Entity, Lexeme
 
 ENTITY_ADAPTER: TypeAdapter[Entity | Lexeme] = TypeAdapter(AnyEntity)
 JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
+SNAPSHOT_KEYS = {"snapshot_id", "snapshot_version"}  # snapshot.json of the bundled snapshot
 COMPRESSED = {".gz": gzip.open, ".bz2": bz2.open}
 
 
@@ -45,6 +46,7 @@ class Record:
     skip: str | None = None  # skipped on purpose (lexeme, missing entity): the reason
     bad: str | None = None  # could not be read: the reason
     warning: str | None = None  # imported, but something looked off
+    meta: dict[str, str] | None = None  # snapshot.json: snapshot_id / snapshot_version
 
 
 class FileSkipped(Exception):
@@ -201,6 +203,8 @@ def _document(path: Path, body: str) -> Iterator[Record]:
                 msg = f"reply key {key} holds entity {real}; stored as {real}"
                 record = Record(path, None, doc=record.doc, warning=msg)
             yield record
+    elif isinstance(data, dict) and data and set(data) <= SNAPSHOT_KEYS:
+        yield Record(path, None, meta={k: str(v) for k, v in data.items()})
     elif isinstance(data, dict) and "id" in data and "type" in data:
         yield parse_entity(data, path, None)
     elif isinstance(data, list):

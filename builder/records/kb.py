@@ -111,6 +111,9 @@ class ImportReport(BaseModel):
         default_factory=list, description="Imported, but something looked off (e.g. id mismatch)."
     )
     files: int = Field(0, description="Files read.")
+    snapshot_meta: dict[str, str] = Field(
+        default_factory=dict, description="snapshot_id / snapshot_version read from snapshot.json."
+    )
 
     @property
     def total(self) -> int:

@@ -283,3 +283,17 @@ def test_read_records_reports_progress_through_a_dump(tmp_path: Path) -> None:
     seen: list[int] = []
     assert sum(1 for _ in read_records(dump, seen.append)) == 6000
     assert len(seen) == 3 and seen == sorted(seen) and seen[-1] <= dump.stat().st_size
+
+
+def test_snapshot_json_sets_the_snapshot_id_and_version(
+    store: KnowledgeStore, tmp_path: Path
+) -> None:
+    (tmp_path / "snapshot.json").write_text(
+        '{"snapshot_id": "bundled", "snapshot_version": "2025"}'
+    )
+    write_dump(tmp_path / "entities.json", [{"id": "Q1", "type": "item"}, {"id": "Q2"}])
+    report = import_paths(store, [tmp_path], progress=False)
+    assert report.snapshot_meta == {"snapshot_id": "bundled", "snapshot_version": "2025"}
+    assert report.imported == 2 and report.skipped_files == []
+    stats = store.stats()
+    assert (stats.snapshot_id, stats.snapshot_version) == ("bundled", "2025")
