@@ -131,9 +131,20 @@ class Build:
     problems: Problems
 
 
+class _Loader(yaml.SafeLoader):
+    """Safe YAML without timestamp parsing: dates stay text, so a bad date is reported by
+    ``_time`` with the file, entity and field instead of failing the whole file."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    key: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
 def _load_yaml(path: Path, problems: Problems) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader) or {}
     except yaml.YAMLError as exc:
         problems.error(path.name, f"not valid YAML: {exc}")
         return {}

@@ -8,8 +8,9 @@ entities read back from the real store and ``build.py`` the freshly converted on
   (property, value) pair that no other member holds;
 - ranking group: such a (C, p, v) whose members include >= 3 that all hold two quantity
   properties q1, q2 (best rank, latest P585) with a unique top entity each, and the tops differ;
-- time-qualified statements in multi-valued groups: for each (subject, property) with >= 2
-  non-deprecated statements carrying P585, P580 or P582, those statements;
+- time-qualified statements in multi-valued groups: for each (subject, property) whose
+  non-deprecated statements carrying P585, P580 or P582 have >= 2 distinct time tuples,
+  those statements (what ``KnowledgeStore.time_groups`` lists);
 - chain starts: items with a 2-hop path item -p-> defined item -q-> literal (date, number,
   text), p not P31/P279/P106.
 """
@@ -69,9 +70,14 @@ def time_qualified(items: Mapping[str, Entity]) -> int:
     for entity in items.values():
         for statements in entity.claims.values():
             timed = [s for s in statements if s.rank != "deprecated" and _has_time(s)]
-            if len(timed) >= 2:
+            if len({_when(s) for s in timed}) >= 2:
                 total += len(timed)
     return total
+
+
+def _when(statement: Statement) -> tuple[str, ...]:
+    times = (statement.qualifier_time(q) for q in TIME_QUALIFIERS)
+    return tuple(t.time if t else "" for t in times)
 
 
 def _has_time(statement: Statement) -> bool:

@@ -1,0 +1,190 @@
+"""The bundled snapshot (issue 3): imported whole into a real store, it meets the issue's figures.
+
+The figures use the definitions in ``seeds/kb/figures.py`` (shared with ``build.py --check``),
+computed here from what the store gives back, and the time groups come from the store itself.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from builder.kb.importers import import_paths
+from builder.kb.store import KnowledgeStore
+from builder.records.sample import DOMAINS
+from builder.records.wikidata import Entity, EntityIdValue, Snak
+
+ROOT = Path(__file__).resolve().parents[2]
+SEEDS = ROOT / "seeds" / "kb"
+OUTPUTS = ("entities.json", "pages.jsonl", "snapshot.json")
+
+
+def _module(name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, SEEDS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+figures = _module("figures")
+build = _module("build")
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeStore:
+    path = tmp_path_factory.mktemp("kb") / "kb.sqlite"
+    kb = KnowledgeStore.open(path)
+    report = import_paths(kb, [SEEDS / name for name in OUTPUTS], strict=True, progress=False)
+    assert report.bad_count == 0, report.bad_records[:5]
+    return kb
+
+
+@pytest.fixture(scope="module")
+def fixed_ids() -> set[str]:
+    """Property, class, occupation, unit and value entities: not items of any domain."""
+    props = build.load(SEEDS / "src").properties
+    return set(build.fixed_entities(props))
+
+
+@pytest.fixture(scope="module")
+def items(store: KnowledgeStore, fixed_ids: set[str]) -> dict[str, Entity]:
+    ids = [i for i in store.iter_entity_ids("item") if i not in fixed_ids]
+    return store.get_entities(ids)
+
+
+def test_snapshot_meta_is_imported(store: KnowledgeStore) -> None:
+    meta = json.loads((SEEDS / "snapshot.json").read_text(encoding="utf-8"))
+    assert store.get_meta("snapshot_id") == meta["snapshot_id"] == "discobench-bundled"
+    assert store.get_meta("snapshot_version") == meta["snapshot_version"]
+
+
+def test_size(items: dict[str, Entity]) -> None:
+    assert len(items) >= 800
+    assert sum(len(s) for e in items.values() for s in e.claims.values()) >= 5000
+
+
+def test_every_domain_has_40_items(store: KnowledgeStore, items: dict[str, Entity]) -> None:
+    per_domain = Counter(store.domain_of(i) for i in items)
+    short = {d: per_domain.get(d, 0) for d in DOMAINS if per_domain.get(d, 0) < 40}
+    assert not short, f"domains under 40 items: {short}"
+    assert per_domain.get(None, 0) == 0, "every item must have a domain"
+
+
+def test_time_qualified_statements_in_multivalued_groups(
+    store: KnowledgeStore, items: dict[str, Entity]
+) -> None:
+    groups = [g for g in store.time_groups() if g.subject_id in items]
+    assert all(len(g.values) >= 2 for g in groups)
+    assert sum(len(g.values) for g in groups) >= 400
+    # the store and the shared definition agree
+    assert sum(len(g.values) for g in groups) == figures.time_qualified(items)
+
+
+def test_sibling_clusters_and_ranking_groups(items: dict[str, Entity]) -> None:
+    found = figures.compute(items)
+    assert len(found.sibling_clusters) >= 60
+    assert len(found.ranking_groups) >= 30
+    # each cluster really is >= 3 items of one class sharing the value, each told apart
+    cls, pid, value = found.sibling_clusters[0]
+    members = [
+        i
+        for i, e in items.items()
+        if cls in figures.entity_ids(e, "P31") and value in figures.entity_ids(e, pid)
+    ]
+    assert len(members) >= 3 and figures.is_sibling_cluster(members, items)
+
+
+def test_every_domain_offers_chains(items: dict[str, Entity]) -> None:
+    starts = figures.chain_starts(items, items)
+    thin = {d: starts.get(d, 0) for d in DOMAINS if starts.get(d, 0) < 20}
+    assert not thin, f"domains with few 2-hop chains ending in a fact: {thin}"
+
+
+def _referenced(entity: Entity) -> list[str]:
+    snaks: list[Snak] = []
+    for statements in entity.claims.values():
+        for st in statements:
+            snaks.append(st.mainsnak)
+            snaks.extend(q for qs in st.qualifiers.values() for q in qs)
+    out = []
+    for snak in snaks:
+        if snak.datavalue is not None:
+            value = snak.datavalue.parsed()
+            if isinstance(value, EntityIdValue):
+                out.append(value.id)
+        out.append(snak.property)
+        raw = snak.datavalue.value if snak.datavalue is not None else None
+        unit = raw.get("unit") if isinstance(raw, dict) else None
+        if isinstance(unit, str) and unit.startswith("http"):
+            out.append(unit.rsplit("/", 1)[-1])
+    return out
+
+
+def test_no_dangling_reference(store: KnowledgeStore, items: dict[str, Entity]) -> None:
+    wanted = {ref for e in items.values() for ref in _referenced(e)}
+    present = store.get_entities(wanted)
+    missing = sorted(wanted - set(present))
+    assert not missing, f"referenced but not in the snapshot: {missing[:20]}"
+
+
+def test_every_item_has_a_page(store: KnowledgeStore, items: dict[str, Entity]) -> None:
+    missing = []
+    for eid, entity in items.items():
+        page = store.get_page(eid)
+        if page is None or not page.text.strip() or page.title != entity.label():
+            missing.append(eid)
+    assert not missing, f"items without a proper page: {missing[:20]}"
+
+
+def test_build_reproduces_the_committed_files(tmp_path: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, str(SEEDS / "build.py"), "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    for name in OUTPUTS:
+        assert (tmp_path / name).read_bytes() == (SEEDS / name).read_bytes(), name
+
+
+def test_build_refuses_bad_sources(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "properties.yaml").write_text(
+        (SEEDS / "src" / "properties.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (src / "a.yaml").write_text(
+        "entities:\n"
+        "  - {id: L:thing, label: Thing, description: d, P31: Q515,\n"
+        "     claims: {P17: L:nowhere, P571: 2020-13-01, P9999: x}, page: A. B. C.}\n",
+        encoding="utf-8",
+    )
+    (src / "b.yaml").write_text(
+        "entities:\n  - {id: L:thing, label: T, description: d, P31: Q999999, page: A. B. C.}\n",
+        encoding="utf-8",
+    )
+    run = subprocess.run(
+        [sys.executable, str(SEEDS / "build.py"), "--src", str(src), "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 1
+    for needle in (
+        "a.yaml: L:thing: P571[0]: bad date",
+        "a.yaml: L:thing: P9999: unknown property",
+        "b.yaml: L:thing: duplicate id (first defined in a.yaml)",
+        "undefined entity L:nowhere",
+    ):
+        assert needle in run.stderr, needle
+    assert not (tmp_path / "entities.json").exists()
