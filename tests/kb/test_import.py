@@ -288,11 +288,11 @@ def test_read_records_reports_progress_through_a_dump(tmp_path: Path) -> None:
 def test_snapshot_json_sets_the_snapshot_id_and_version(
     store: KnowledgeStore, tmp_path: Path
 ) -> None:
-    (tmp_path / "snapshot.json").write_text(
-        '{"snapshot_id": "bundled", "snapshot_version": "2025"}'
-    )
-    write_dump(tmp_path / "entities.json", [{"id": "Q1", "type": "item"}, {"id": "Q2"}])
-    report = import_paths(store, [tmp_path], progress=False)
+    folder = tmp_path / "bundled"
+    folder.mkdir()
+    (folder / "snapshot.json").write_text('{"snapshot_id": "bundled", "snapshot_version": "2025"}')
+    write_dump(folder / "entities.json", [{"id": "Q1", "type": "item"}, {"id": "Q2"}])
+    report = import_paths(store, [folder], progress=False)
     assert report.snapshot_meta == {"snapshot_id": "bundled", "snapshot_version": "2025"}
     assert report.imported == 2 and report.skipped_files == []
     stats = store.stats()
