@@ -162,3 +162,15 @@ def test_report_compares_guided_and_neutral_runs(tmp_path: Path) -> None:
     # recall 0/4 → 1/4: +25.0 points; ask turns 0 → 1/3 per sample
     row = next(line for line in text.splitlines() if "openai:m [none]" in line)
     assert "+25.0" in row and "+0.3" in row
+
+
+def test_score_reads_a_folder_written_by_the_export_stage(tmp_path: Path) -> None:
+    from builder.evaluation.io import load_dataset
+    from builder.export import export_dataset
+
+    data = tmp_path / "samples.jsonl"
+    write_samples(data, three_samples())
+    export_dataset(data, tmp_path / "export", include_unreviewed=True, dev_fraction=0.4)
+    loaded = load_dataset(tmp_path / "export")  # default config, test + dev splits
+    assert sorted(s.id for s in loaded) == ["s1", "s2", "s3"]
+    assert {s.id: s for s in loaded}["s1"] == three_samples()[0]
