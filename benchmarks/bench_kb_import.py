@@ -221,7 +221,7 @@ def query_latencies(db: Path, n: int = 1000, seed: int = 11) -> dict[str, dict[s
     with KnowledgeStore.open(db, read_only=True) as store:
         pairs = store.conn.execute(
             "SELECT pid, value_key FROM statements WHERE best = 1 AND value_key IS NOT NULL "
-            "AND rowid % 97 = 0 LIMIT 20000"
+            "AND ordinal % 7 = 3 LIMIT 20000"
         ).fetchall()
         ids = [r[0] for r in store.conn.execute("SELECT id FROM entities WHERE rowid % 53 = 0")]
         out: dict[str, dict[str, float]] = {}

@@ -8,7 +8,7 @@ files holding no entities are recorded as skipped. Re-importing an entity replac
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -166,8 +166,3 @@ def _note(record: Record, report: ImportReport, strict: bool) -> None:
         report.skipped_records += 1
         if len(report.skipped) < MAX_DETAILS:
             report.skipped.append(detail)
-
-
-def iter_files(paths: Sequence[Path]) -> Iterator[Path]:
-    """The files ``import_paths`` would read, in order."""
-    yield from collect_files(paths)[0]
