@@ -159,6 +159,9 @@ class FakeOpenAIServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"  # keep-alive, like real endpoints
+            disable_nagle_algorithm = True  # headers and body are separate writes
+
             def log_message(self, format: str, *args: Any) -> None:  # quiet
                 return
 
