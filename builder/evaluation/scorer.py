@@ -140,7 +140,7 @@ def score(
     total = _Counts()
     diff: dict[str, _Counts] = defaultdict(_Counts)
     dom: dict[str, _Counts] = defaultdict(_Counts)
-    conf = Confusion()
+    tp = fp = fn = tn = 0
     prof_count: dict[str, int] = dict.fromkeys(PROFILES, 0)
     prof_pass: dict[str, int] = dict.fromkeys(PROFILES, 0)
     type_count: dict[str, int] = dict.fromkeys(AMBIGUITY_TYPES, 0)
@@ -176,11 +176,11 @@ def score(
         for cp in sample.checkpoints:
             asked = cp.index in first_ask
             if cp.ambiguous:
-                conf.tp += int(asked)
-                conf.fn += int(not asked)
+                tp += int(asked)
+                fn += int(not asked)
             else:
-                conf.fp += int(asked)
-                conf.tn += int(not asked)
+                fp += int(asked)
+                tn += int(not asked)
             if not cp.ambiguous:
                 continue
             ok = ep.passed[cp.index]
@@ -200,6 +200,7 @@ def score(
                 type_pass[cp.ambiguity_type] += int(ok)
 
     n = total.samples
+    conf = Confusion(tp=tp, fp=fp, fn=fn, tn=tn)
     notes: list[str] = []
     if assigned:
         notes.append(
