@@ -29,7 +29,7 @@ PROJECT_TITLES: dict[str, str] = {
     "annotate": "DiscoBench review: annotators",
     "inspect": "DiscoBench review: inspectors",
 }
-PAGE_SIZE = 250
+PAGE_SIZE = 500
 
 
 @dataclass
@@ -154,9 +154,13 @@ def ensure_project(
 def list_tasks(client: LabelStudio, project_id: int, *, annotations: bool) -> list[RemoteTask]:
     """All tasks of a project that carry our meta (paginated)."""
     out: list[RemoteTask] = []
-    fields = "all" if annotations else "task_only"
+    # Without annotations, ``include`` spares the server computing every Data Manager column
+    # (~3x faster); with it, annotations would shrink to their ids, so all fields are read.
+    kwargs: dict[str, str] = (
+        {"fields": "all"} if annotations else {"fields": "task_only", "include": "id,meta"}
+    )
     with calling(f"list tasks of project {project_id}"):
-        pager: Any = client.tasks.list(project=project_id, page_size=PAGE_SIZE, fields=fields)
+        pager: Any = client.tasks.list(project=project_id, page_size=PAGE_SIZE, **kwargs)
         for task in pager:
             meta = task.meta if isinstance(task.meta, dict) else {}
             sid = meta.get("discobench_sample_id")

@@ -52,6 +52,8 @@ def _fetch(client: LabelStudio, store: ReviewStore, round: Round, report: PullRe
     if known is None:
         return
     emails = user_emails(client)
+    versions = store.decision_versions(round)
+    rows: list[tuple[ReviewDecision, int, str]] = []
     audit: list[AuditEntry] = []
     for task in list_tasks(client, known[0], annotations=True):
         report.tasks_seen += 1
@@ -59,7 +61,7 @@ def _fetch(client: LabelStudio, store: ReviewStore, round: Round, report: PullRe
             if ann.get("was_cancelled") or ann.get("id") is None:
                 continue
             aid, updated = int(ann["id"]), str(ann.get("updated_at") or ann.get("created_at"))
-            previous = store.decision_version(round, aid)
+            previous = versions.get(aid)
             if previous == updated:
                 continue
             by = ann.get("completed_by")
@@ -78,7 +80,7 @@ def _fetch(client: LabelStudio, store: ReviewStore, round: Round, report: PullRe
             except ValueError as exc:
                 report.issues.append(ItemIssue(sample_id=task.sample_id, reason=str(exc)))
                 continue
-            store.save_decision(decision, task.revision, updated)
+            rows.append((decision, task.revision, updated))
             if previous is None:
                 report.new_decisions += 1
             else:
@@ -96,7 +98,10 @@ def _fetch(client: LabelStudio, store: ReviewStore, round: Round, report: PullRe
                     ),
                 )
             )
+    # audit lines first, then the decisions: a crash in between re-audits them on the next
+    # pull rather than losing a line (the log is append-only; a repeat names the same id)
     store.audit.append(audit)
+    store.save_decisions(rows)
 
 
 def pull(client: LabelStudio, *, store: ReviewStore, checker: Checker | None = None) -> PullReport:

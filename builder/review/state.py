@@ -186,27 +186,30 @@ class ReviewStore:
         return {str(s): int(n) for s, n in rows}
 
     # decisions ------------------------------------------------------------------------
-    def decision_version(self, round: Round, annotation_id: int) -> str | None:
-        """The ``updated_at`` stored for an annotation, or None when never seen."""
-        row = self.db.execute(
-            "SELECT updated_at FROM decisions WHERE round = ? AND annotation_id = ?",
-            (round, annotation_id),
-        ).fetchone()
-        return str(row[0]) if row else None
+    def decision_versions(self, round: Round) -> dict[int, str]:
+        """``updated_at`` of every stored annotation of a round, by annotation id."""
+        rows = self.db.execute(
+            "SELECT annotation_id, updated_at FROM decisions WHERE round = ?", (round,)
+        ).fetchall()
+        return {int(a): str(u) for a, u in rows}
 
-    def save_decision(self, decision: ReviewDecision, revision: int, updated_at: str) -> None:
+    def save_decisions(self, rows: list[tuple[ReviewDecision, int, str]]) -> None:
+        """Store (decision, revision, updated_at) rows in one transaction."""
         with self.db:
-            self.db.execute(
+            self.db.executemany(
                 "INSERT OR REPLACE INTO decisions VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    decision.annotation_id,
-                    decision.round,
-                    decision.sample_id,
-                    revision,
-                    decision.reviewer,
-                    updated_at,
-                    decision.model_dump_json(),
-                ),
+                [
+                    (
+                        d.annotation_id,
+                        d.round,
+                        d.sample_id,
+                        revision,
+                        d.reviewer,
+                        updated_at,
+                        d.model_dump_json(),
+                    )
+                    for d, revision, updated_at in rows
+                ],
             )
 
     def decisions(
