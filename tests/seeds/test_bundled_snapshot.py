@@ -27,10 +27,14 @@ OUTPUTS = ("entities.json", "pages.jsonl", "snapshot.json")
 
 
 def _module(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, SEEDS / f"{name}.py")
+    """Load ``seeds/kb/<name>.py`` (a script folder, not a package). ``build.py`` imports its
+    sibling as ``figures``, so that one keeps its plain name; ``build`` is registered under a
+    prefixed name so it cannot shadow anything else called ``build``."""
+    key = name if name == "figures" else f"seeds_kb_{name}"
+    spec = importlib.util.spec_from_file_location(key, SEEDS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
+    sys.modules[key] = module
     spec.loader.exec_module(module)
     return module
 
