@@ -148,8 +148,9 @@ def run_agent(
         TimeElapsedColumn(),
         disable=not progress,
     )
+    pool = ThreadPoolExecutor(max_workers=max(1, concurrency))
     try:
-        with bar, ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
+        with bar:
             task = bar.add_task("episodes", total=len(todo))
             futures = [
                 pool.submit(
@@ -176,6 +177,12 @@ def run_agent(
                     1 for e in traj.events if isinstance(e, OtherEvent) and e.type == "model"
                 )
                 bar.advance(task)
+        pool.shutdown(wait=True)
+    except BaseException:
+        # Ctrl-C or a writer failure: drop queued episodes (finished ones are on disk;
+        # a re-run resumes), let the running ones end in the background.
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
     finally:
         writer.close()
         agent_obj.close()
