@@ -128,3 +128,27 @@ def test_target_candidate_by_id_label_or_downstream() -> None:
     ])  # fmt: skip
     s2 = sample("y", "geography", [literal, cp(2, "gold")])
     assert target_candidate(s2, s2.checkpoints[0]) == literal.candidates[0]
+
+
+def test_concurrency_does_not_change_trajectories(store, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    samples = world_samples()
+    outs = []
+    for c in (1, 4):
+        out = tmp_path / f"c{c}.jsonl"
+        run_agent(
+            samples,
+            agent="baseline:oracle-ask",
+            store=store,
+            out=out,
+            concurrency=c,
+            ablation="unambiguous",
+            progress=False,
+            search_cache_dir=tmp_path / f"sc{c}",
+        )
+        trajs = sorted(iter_trajectories(out), key=lambda t: t.sample_id)
+        outs.append([t.model_dump(mode="json") for t in trajs])
+    assert outs[0] == outs[1]
+    by_id = {s.id: s for s in samples}
+    for t in outs[0]:
+        assert t["question"] == by_id[t["sample_id"]].unambiguous_question
+        assert t["termination"] == "answer"
