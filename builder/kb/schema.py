@@ -41,7 +41,6 @@ CREATE TABLE IF NOT EXISTS statements (
     end_time      TEXT,              -- qualifier P582
     qualified     INTEGER NOT NULL   -- 1 when the statement has any qualifier
 );
-CREATE INDEX IF NOT EXISTS statements_subject ON statements (entity_id, pid, ordinal);
 CREATE TABLE IF NOT EXISTS names (
     entity_id TEXT NOT NULL,
     lang      TEXT NOT NULL,
@@ -50,7 +49,6 @@ CREATE TABLE IF NOT EXISTS names (
     value     TEXT NOT NULL,
     norm      TEXT NOT NULL          -- builder.kb.text.normalize_name(value)
 );
-CREATE INDEX IF NOT EXISTS names_entity ON names (entity_id, lang, is_alias, position);
 CREATE TABLE IF NOT EXISTS pages (
     rowid     INTEGER PRIMARY KEY,
     entity_id TEXT NOT NULL UNIQUE,
@@ -77,6 +75,15 @@ CREATE TRIGGER IF NOT EXISTS pages_au AFTER UPDATE ON pages BEGIN
     INSERT INTO pages_fts (rowid, title, text) VALUES (new.rowid, new.title, new.text);
 END;
 """
+
+# Per-subject indexes: reads by entity, and the deletes when an entity is replaced. A bulk
+# import into an empty store drops them too and restores them at the first replacement.
+SUBJECT_INDEXES: dict[str, str] = {
+    "statements_subject": "CREATE INDEX IF NOT EXISTS statements_subject "
+    "ON statements (entity_id, pid, ordinal)",
+    "names_entity": "CREATE INDEX IF NOT EXISTS names_entity "
+    "ON names (entity_id, lang, is_alias, position)",
+}
 
 # name -> CREATE statement; dropped during bulk imports and rebuilt at the end.
 SECONDARY_INDEXES: dict[str, str] = {

@@ -18,7 +18,7 @@ from builder.errors import InputError
 from builder.kb.indexes import IndexQueries
 from builder.kb.reading import CHUNK, chunks, marks
 from builder.kb.rows import EntityRows, entity_rows
-from builder.kb.schema import SCHEMA_VERSION, SECONDARY_INDEXES, TABLES
+from builder.kb.schema import SCHEMA_VERSION, SECONDARY_INDEXES, SUBJECT_INDEXES, TABLES
 from builder.kb.text import normalize_name
 from builder.records.kb import UpsertCounts
 from builder.records.page import Page
@@ -88,7 +88,7 @@ class KnowledgeStore(IndexQueries):
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA synchronous=NORMAL")
                 conn.executescript(TABLES)
-                for ddl in SECONDARY_INDEXES.values():
+                for ddl in (*SUBJECT_INDEXES.values(), *SECONDARY_INDEXES.values()):
                     conn.execute(ddl)
                 conn.execute(
                     "INSERT OR IGNORE INTO meta VALUES ('schema_version', ?), ('languages', ?)",
@@ -125,10 +125,13 @@ class KnowledgeStore(IndexQueries):
         self.conn.execute(f"PRAGMA cache_size=-{BULK_CACHE_KIB}")
         for name in SECONDARY_INDEXES:
             self.conn.execute(f"DROP INDEX IF EXISTS {name}")
+        if not self.has_any_entity():  # nothing to replace yet: per-subject indexes can wait
+            for name in SUBJECT_INDEXES:
+                self.conn.execute(f"DROP INDEX IF EXISTS {name}")
         try:
             yield self
         finally:
-            for ddl in SECONDARY_INDEXES.values():
+            for ddl in (*SUBJECT_INDEXES.values(), *SECONDARY_INDEXES.values()):
                 self.conn.execute(ddl)
             self.conn.execute("PRAGMA analysis_limit=1000")  # sampled statistics: fast
             self.conn.execute("ANALYZE")
@@ -167,6 +170,9 @@ class KnowledgeStore(IndexQueries):
             for chunk in chunks(ids, CHUNK):
                 sql = f"SELECT id FROM entities WHERE id IN ({marks(len(chunk))})"
                 existing.extend(str(r[0]) for r in c.execute(sql, chunk))
+            if existing:  # replacing: the deletes need the per-subject indexes
+                for ddl in SUBJECT_INDEXES.values():
+                    c.execute(ddl)
             for chunk in chunks(existing, CHUNK):
                 for table, col in (("statements", "entity_id"), ("names", "entity_id")):
                     c.execute(f"DELETE FROM {table} WHERE {col} IN ({marks(len(chunk))})", chunk)
