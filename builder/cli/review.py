@@ -15,7 +15,7 @@ from builder.cli.common import console, new_app, workspace_from
 from builder.errors import ConfigError
 from builder.records.review import AgreementReport, PullReport, PushReport
 from builder.review import server
-from builder.review.checks import default_checker
+from builder.review.checks import LazyChecker, default_checker
 from builder.review.client import connect, default_data_dir, resolve
 from builder.review.pull import apply_review, pull, status
 from builder.review.push import push
@@ -171,7 +171,8 @@ def pull_cmd(
     """Pull all decisions, advance states, apply inspector fixes, write the samples file."""
     ws = workspace_from(ctx)
     client = connect(*resolve(url, token, data_dir=data_dir))
-    with ReviewStore(ws.review_dir) as store, _checker(ctx, no_checks, kb) as checker:
+    lazy = contextlib.nullcontext(None) if no_checks else LazyChecker(kb or ws.kb_path)
+    with ReviewStore(ws.review_dir) as store, lazy as checker:
         report = pull(client, store=store, checker=checker)
         path = samples or ws.samples_path
         if path.exists():

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from builder.errors import ConfigError
-from builder.review.tasks import Checker
+from builder.records.sample import Sample
+from builder.review.tasks import Checker, CheckReportLike
 
 
 @contextmanager
@@ -38,3 +39,29 @@ def default_checker(kb_path: Path) -> Iterator[Checker]:
         yield checker
     finally:
         store.close()
+
+
+class LazyChecker:
+    """``run_checks`` opened on first use: pull only needs it when an inspector asks a fix.
+
+    A missing snapshot then fails that item's re-check (recorded by pull), not the pull.
+    """
+
+    def __init__(self, kb_path: Path) -> None:
+        self.kb_path = kb_path
+        self._stack = ExitStack()
+        self._checker: Checker | None = None
+
+    def __call__(self, sample: Sample) -> CheckReportLike:
+        if self._checker is None:
+            self._checker = self._stack.enter_context(default_checker(self.kb_path))
+        return self._checker(sample)
+
+    def close(self) -> None:
+        self._stack.close()
+
+    def __enter__(self) -> LazyChecker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
