@@ -67,9 +67,9 @@ def run_cmd(
         "deterministic"
     ),
     judge: Annotated[str, typer.Option(help="Judge: match or llm (fills checkpoints).")] = "match",
-    max_turns: Annotated[int, typer.Option(min=1, help="Model calls per episode.")] = 20,
-    max_searches: Annotated[int, typer.Option(min=0, help="Searches per episode.")] = 10,
-    max_asks: Annotated[int, typer.Option(min=0, help="Asks per episode.")] = 3,
+    max_turns: Annotated[int, typer.Option(min=1, help="Model calls per episode.")] = 30,
+    max_searches: Annotated[int, typer.Option(min=0, help="Searches per episode.")] = 15,
+    max_asks: Annotated[int, typer.Option(min=0, help="Asks per episode.")] = 5,
     top_k: Annotated[int, typer.Option(min=1, help="Search results per query.")] = 5,
     cache: Annotated[
         bool, typer.Option("--cache/--no-cache", help="Cache the agent's model calls.")

@@ -35,9 +35,9 @@ class Limits(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    max_turns: int = Field(20, ge=1, description="Model calls (or scripted steps) per episode.")
-    max_searches: int = Field(10, ge=0)
-    max_asks: int = Field(3, ge=0)
+    max_turns: int = Field(30, ge=1, description="Model calls (or scripted steps) per episode.")
+    max_searches: int = Field(15, ge=0)
+    max_asks: int = Field(5, ge=0)
     top_k: int = Field(5, ge=1, description="Search results returned per query.")
 
 
