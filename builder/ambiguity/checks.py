@@ -10,18 +10,18 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from builder.ambiguity.clues import leaks, resolve_clue
+from builder.ambiguity.clues import resolve_clue
 from builder.ambiguity.plan import candidate_keys, final_text, prev_keys, read_plan, weaken
 from builder.kb.store import KnowledgeStore
 from builder.kb.text import normalize_name
 from builder.records.sample import Sample
-from builder.records.seed import GeneratorInfo, HopSpec
-from builder.seeding.evidence import answer_text
-from builder.seeding.facts import Facts, year_of
+from builder.records.seed import GeneratorInfo
+from builder.seeding.evidence import SEARCH_K, answer_text, hop_query
+from builder.seeding.facts import Facts
 from builder.seeding.resolve import fits
+from builder.seeding.text import leaks
 
 CHECKS = ("unique", "ambiguous", "solvable", "consequential", "no_leakage", "retrievable")
-SEARCH_K = 10
 
 
 class CheckResult(BaseModel):
@@ -138,24 +138,6 @@ def check_no_leakage(sample: Sample) -> CheckResult:
         passed=not found,
         detail="; ".join(found) if found else f"{len(forbidden)} strings absent",
     )
-
-
-def hop_query(facts: Facts, spec: HopSpec, prev: str | None) -> str:
-    """A search query from a hop's description (what an agent would type)."""
-    words = []
-    if spec.class_id and facts.has_label(spec.class_id):
-        words.append(facts.label(spec.class_id))
-    if prev:
-        words.append(facts.label(prev))
-    if spec.link:
-        words.append(facts.label(spec.link))
-    for c in spec.constraints:
-        words.append(str(year_of(c.value)) if c.match == "year" else c.value_label)
-    if spec.qualifier_value:
-        words.append(str(year_of(spec.qualifier_value)))
-    if spec.criterion:
-        words.append(facts.label(spec.criterion))
-    return " ".join(words)
 
 
 def check_retrievable(facts: Facts, sample: Sample, info: GeneratorInfo) -> CheckResult:

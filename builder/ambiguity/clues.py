@@ -17,6 +17,7 @@ from builder.seeding.options import fact_constraints
 from builder.seeding.realize import article
 from builder.seeding.resolve import base_fits, top
 from builder.seeding.templates import Templates, load_templates
+from builder.seeding.text import leaks
 
 
 def _fill(template: str, **values: str) -> str:
@@ -25,17 +26,6 @@ def _fill(template: str, **values: str) -> str:
     for key, value in values.items():
         template = template.replace("{" + key + "}", value)
     return template
-
-
-def leaks(text: str, forbidden: Sequence[str]) -> list[str]:
-    """The forbidden strings (answers, aliases) that ``text`` contains as whole words."""
-    hay = f" {normalize_name(text)} "
-    out = []
-    for item in forbidden:
-        needle = normalize_name(item)
-        if needle and f" {needle} " in hay:
-            out.append(item)
-    return out
 
 
 def render(facts: Facts, clue: ClueFact, templates: Templates | None = None) -> str:

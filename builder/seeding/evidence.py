@@ -10,6 +10,9 @@ from builder.records.sample import Evidence
 from builder.records.seed import HopSpec
 from builder.records.wikidata import DataValue, QuantityValue, TimeValue
 from builder.seeding.facts import Facts, format_time, time_aliases, year_of
+from builder.seeding.realize import Realizer
+
+SEARCH_K = 10
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
@@ -72,9 +75,12 @@ def snippet(page: Page | None, forms: list[str]) -> Evidence | None:
     return None
 
 
-def hop_evidence(facts: Facts, spec: HopSpec, prev: str | None, answer_key: str) -> list[Evidence]:
-    """One evidence sentence for the hop's fact, or [] when no page states it."""
+def evidence_options(
+    facts: Facts, spec: HopSpec, prev: str | None, answer_key: str
+) -> list[Evidence]:
+    """Sentences stating the hop's fact, on the pages where they may be (best first)."""
     store = facts.store
+    found: list[Evidence | None] = []
     if not spec.link:
         forms: list[str] = []
         for c in spec.constraints:
@@ -82,20 +88,41 @@ def hop_evidence(facts: Facts, spec: HopSpec, prev: str | None, answer_key: str)
                 forms.append(str(year_of(c.value)))
             else:
                 forms += entity_forms(facts, c.value)
-        ev = snippet(store.get_page(answer_key), forms)
-        return [ev] if ev else []
-    assert prev is not None
-    if spec.link_inverse:
-        first = snippet(store.get_page(answer_key), entity_forms(facts, prev))
-        ev = first or snippet(store.get_page(prev), entity_forms(facts, answer_key))
-        return [ev] if ev else []
-    dv = facts.literal(prev, spec.link, answer_key)
-    if dv is None:
+        found.append(snippet(store.get_page(answer_key), forms))
+    elif prev is None:
         return []
-    ev = snippet(store.get_page(prev), value_forms(facts, dv))
-    if ev is None and dv.type == "wikibase-entityid":
-        ev = snippet(store.get_page(answer_key), entity_forms(facts, prev))
-    return [ev] if ev else []
+    elif spec.link_inverse:
+        found.append(snippet(store.get_page(answer_key), entity_forms(facts, prev)))
+        found.append(snippet(store.get_page(prev), entity_forms(facts, answer_key)))
+    else:
+        dv = facts.literal(prev, spec.link, answer_key)
+        if dv is None:
+            return []
+        found.append(snippet(store.get_page(prev), value_forms(facts, dv)))
+        if dv.type == "wikibase-entityid":
+            found.append(snippet(store.get_page(answer_key), entity_forms(facts, prev)))
+    return [e for e in found if e is not None]
+
+
+def hop_query(facts: Facts, spec: HopSpec, prev: str | None) -> str:
+    """The search query for a hop: its description as a noun phrase, the previous answer
+    named (what an agent that resolved the previous hop would type)."""
+    return Realizer(facts).noun_phrase(spec, facts.label(prev) if prev else "")
+
+
+def hop_evidence(
+    facts: Facts, spec: HopSpec, prev: str | None, answer_key: str, k: int = SEARCH_K
+) -> list[Evidence]:
+    """One evidence sentence whose page local search finds in the top ``k`` for the hop's
+    query, or [] when no such page states the fact."""
+    options = evidence_options(facts, spec, prev, answer_key)
+    if not options:
+        return []
+    titles = {h.title for h in facts.store.search(hop_query(facts, spec, prev), k)}
+    for ev in options:
+        if ev.title in titles:
+            return [ev]
+    return []
 
 
 def answer_text(facts: Facts, key: str, subject: str, pid: str) -> tuple[str, list[str]]:

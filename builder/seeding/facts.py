@@ -52,6 +52,8 @@ class Facts:
         self._counts: dict[tuple[str, str], int] = {}
         self._datatypes: dict[str, str | None] = {}
         self._numeric: dict[str, list[str]] = {}
+        self._instances: dict[str, list[str]] = {}
+        self._keys: dict[tuple[str, str], tuple[list[str], frozenset[int]]] = {}
 
     # ---------------------------------------------------------------- entities
     def entity(self, entity_id: str) -> Entity | None:
@@ -92,8 +94,18 @@ class Facts:
         ent = self.entity(entity_id)
         return ent.best_values(pid) if ent else []
 
+    def _keyed(self, entity_id: str, pid: str) -> tuple[list[str], frozenset[int]]:
+        """Value keys (in order) and years of time values, cached: ``holds`` is hot."""
+        got = self._keys.get((entity_id, pid))
+        if got is None:
+            vals = self.values(entity_id, pid)
+            years = {t.year for v in vals if isinstance(t := v.parsed(), TimeValue) and t.year}
+            got = (list(dict.fromkeys(v.key() for v in vals)), frozenset(years))
+            self._keys[(entity_id, pid)] = got
+        return got
+
     def value_keys(self, entity_id: str, pid: str) -> list[str]:
-        return list(dict.fromkeys(v.key() for v in self.values(entity_id, pid)))
+        return list(self._keyed(entity_id, pid)[0])
 
     def literal(self, entity_id: str, pid: str, key: str) -> DataValue | None:
         """The non-deprecated value of ``pid`` on ``entity_id`` whose key is ``key``."""
@@ -107,11 +119,10 @@ class Facts:
 
     def holds(self, entity_id: str, c: Constraint) -> bool:
         """Whether the entity has ``c.property`` = ``c.value`` as a best-rank fact."""
-        vals = self.values(entity_id, c.property)
+        keys, years = self._keyed(entity_id, c.property)
         if c.match == "year":
-            want = year_of(c.value)
-            return any(isinstance(t := v.parsed(), TimeValue) and t.year == want for v in vals)
-        return any(v.key() == c.value for v in vals)
+            return year_of(c.value) in years
+        return c.value in keys
 
     def count(self, pid: str, key: str) -> int:
         if (pid, key) not in self._counts:
@@ -124,6 +135,11 @@ class Facts:
             groups = self.store.time_groups(subject_id, pid)
             self._timed[(subject_id, pid)] = groups[0].values if groups else []
         return self._timed[(subject_id, pid)]
+
+    def instances(self, class_id: str) -> list[str]:
+        if class_id not in self._instances:
+            self._instances[class_id] = self.store.instances_of(class_id)
+        return self._instances[class_id]
 
     def numeric_properties(self, class_id: str) -> list[str]:
         if class_id not in self._numeric:

@@ -25,10 +25,13 @@ from builder.seeding.options import Option, link_options, literal_kind, topic_op
 from builder.seeding.realize import Realizer
 from builder.seeding.resolve import alternatives, fits
 from builder.seeding.templates import load_templates
+from builder.seeding.text import leaks
 
 INJECTABLE = frozenset({"constraints", "criterion", "version", "narrowed", "inverse"})
 MAX_TRIES = 5
-MAX_SCORED = 16
+MAX_SCORED = 24
+# rarer ambiguity kinds are preferred when they keep their own alternatives
+KIND_BONUS = {"criterion": 1.0, "version": 0.5}
 MAX_ALTS = 6
 SEARCH_BUDGET = 30
 
@@ -114,7 +117,8 @@ class ChainBuilder:
         scored = []
         for o in opts[:MAX_SCORED]:
             carried = self._carry(o, prev, alts, index)
-            scored.append((len(carried) + rng.random() * 0.9, o, carried))
+            bonus = KIND_BONUS.get(o.kind, 0.0) if index in carried else 0.0
+            scored.append((len(carried) + bonus + rng.random() * 0.9, o, carried))
         scored.sort(key=lambda t: -t[0])
         return [(o, c) for _, o, c in scored]
 
@@ -135,6 +139,17 @@ class ChainBuilder:
                 break
         return self.best
 
+    def _leaky(self, path: list[Step]) -> bool:
+        """Whether the chain's question would name one of its own answers."""
+        question = Realizer(self.facts).question([s.opt.spec for s in path])
+        texts: list[str] = []
+        prev = ""
+        for s in path:
+            text, aliases = answer_text(self.facts, s.opt.answer_key, prev, s.opt.spec.link)
+            texts += [text, *aliases]
+            prev = s.opt.answer_key
+        return bool(leaks(question, texts))
+
     @staticmethod
     def _full(path: list[Step] | None, length: int) -> bool:
         return path is not None and len(path[-1].alts) >= min(length, 3)
@@ -142,8 +157,10 @@ class ChainBuilder:
     def _extend(self, path: list[Step], length: int, rng: random.Random) -> None:
         self.budget -= 1
         if len(path) == length:
-            if path[-1].alts and (
-                self.best is None or len(path[-1].alts) > len(self.best[-1].alts)
+            if (
+                path[-1].alts
+                and not self._leaky(path)
+                and (self.best is None or len(path[-1].alts) > len(self.best[-1].alts))
             ):
                 self.best = list(path)
             return
@@ -284,7 +301,7 @@ def chain_from_specs(
             kind = "entity" if dtype == "wikibase-item" else literal_kind(dtype) or "string"
         ev = hop_evidence(facts, spec, prev, key)
         if not ev:
-            raise StageError(f"{seed_id} hop {i}: no page states the fact")
+            raise StageError(f"{seed_id} hop {i}: no page that search finds states the fact")
         path.append(Step(Option(spec, key, kind, "given"), ev, {}))
         prev = key
     topic = path[0].opt.answer_key

@@ -20,6 +20,7 @@ SKIP_PROPS = frozenset({"P31", "P279", "P1343", "P910", "P373", "P18"})
 CONSTRAINT_TYPES = frozenset({"wikibase-item", "time"})
 LITERAL_TYPES = frozenset({"time", "quantity", "string", "monolingualtext"})
 MAX_CLUSTER = 60
+MAX_CLASS_GROUP = 400  # superlatives over a whole class only for classes this small
 
 
 @dataclass(frozen=True)
@@ -90,12 +91,42 @@ def narrow(
     return spec if found == [target] else None
 
 
+def narrow_all(
+    facts: Facts,
+    base: HopSpec,
+    target: str,
+    prev: str | None,
+    extra: list[Constraint],
+    limit: int = 3,
+) -> list[HopSpec]:
+    """Every single added fact that singles out the target (up to ``limit``), else the greedy
+    narrowing: several variants let the chain search keep the one that also runs from other
+    starting points."""
+    found = fits(facts, base, prev)
+    if target not in found:
+        return []
+    out = []
+    for c in extra:
+        if c not in base.constraints and [k for k in found if facts.holds(k, c)] == [target]:
+            out.append(base.model_copy(update={"constraints": [*base.constraints, c]}))
+            if len(out) >= limit:
+                break
+    if not out:
+        spec = narrow(facts, base, target, prev, extra)
+        out = [spec] if spec is not None else []
+    return out
+
+
 def topic_options(facts: Facts, topic: str) -> list[Option]:
     """Hop-1 descriptions of ``topic``: a cluster constraint narrowed by more facts, or a
     superlative within the cluster where another criterion ranks a different entity first."""
     cls = home_class(facts, topic)
     cons = fact_constraints(facts, topic)
     out: list[Option] = []
+    if cls:
+        members = facts.instances(cls)
+        if 3 <= len(members) <= MAX_CLASS_GROUP:
+            out.extend(_criterion_options(facts, HopSpec(class_id=cls), members, topic))
     for c in cons:
         if c.match != "exact":
             continue
@@ -170,8 +201,9 @@ def link_options(facts: Facts, prev: str, inverse_props: Iterable[str]) -> list[
             out.append(Option(HopSpec(link=pid), keys[0], kind, "link"))
         elif len(keys) >= 2 and kind == "entity":
             for k in keys:
-                spec = narrow(facts, HopSpec(link=pid), k, prev, fact_constraints(facts, k))
-                if spec is not None:
+                for spec in narrow_all(
+                    facts, HopSpec(link=pid), k, prev, fact_constraints(facts, k)
+                ):
                     out.append(Option(spec, k, kind, "narrowed"))
     for pid in inverse_props:
         subs = [s for s in facts.store.subjects(pid, prev) if s != prev]
@@ -179,8 +211,7 @@ def link_options(facts: Facts, prev: str, inverse_props: Iterable[str]) -> list[
             continue
         for s in subs:
             base = HopSpec(link=pid, link_inverse=True, class_id=home_class(facts, s))
-            spec = narrow(facts, base, s, prev, fact_constraints(facts, s))
-            if spec is not None:
+            for spec in narrow_all(facts, base, s, prev, fact_constraints(facts, s)):
                 out.append(Option(spec, s, "entity", "inverse"))
             group = fits(facts, base, prev)
             if len(group) >= 3:

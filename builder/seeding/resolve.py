@@ -41,7 +41,7 @@ def pool(facts: Facts, spec: HopSpec, prev: str | None) -> list[str]:
         best = min(exact, key=lambda c: (facts.count(c.property, c.value), c.property, c.value))
         return facts.store.subjects(best.property, best.value)
     if spec.class_id:
-        return facts.store.instances_of(spec.class_id)
+        return facts.instances(spec.class_id)
     return []
 
 
