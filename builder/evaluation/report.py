@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from builder.errors import InputError
 from builder.evaluation.metrics import DIFFICULTIES, PROFILES, Metrics
-from builder.records.sample import AMBIGUITY_TYPES
+from builder.records.sample import AMBIGUITY_TYPES, DOMAINS
 
 
 def pct(x: float | None) -> str:
@@ -45,76 +46,122 @@ TABLE4: tuple[tuple[str, str], ...] = (
 )
 
 
-def table4(named: Mapping[str, Metrics]) -> Table:
+def _run_column(t: Table) -> None:
+    """Run names fold onto several lines; the numbers never get truncated."""
+    t.add_column("run", overflow="fold", min_width=10, max_width=30)
+
+
+def _num_column(t: Table, label: str) -> None:
+    t.add_column(label, justify="right", no_wrap=True, min_width=len(label))
+
+
+_TAIL: tuple[str, ...] = ("Ask", "Search", "In tok", "Out tok", "err", "miss")
+
+
+def _tail_cells(m: Metrics) -> list[str]:
+    return [
+        num(m.ask_turns),
+        num(m.search_turns),
+        num(m.input_tokens, 0),
+        num(m.output_tokens, 0),
+        str(m.n_errors),
+        str(m.n_missing),
+    ]
+
+
+def table4(named: Mapping[str, Metrics], part: str = "all") -> Table:
+    """The main-results table; ``part`` "utility" or "interaction" gives one half, for
+    narrow terminals."""
+    heads = {
+        "all": "Main results (%; turns and tokens per sample)",
+        "utility": "Main results: task utility and ambiguity detection (%)",
+        "interaction": "Main results: interaction (%; turns) and cost (per sample)",
+    }
     t = Table(
-        title="Main results (%; turns and tokens per sample) — task utility: Acc, CP | "
-        "ambiguity detection: Det-Acc, Det-F1, Amb-Rec | interaction: CE-A, CE-B, Ask | "
-        "cost: Search, tokens"
+        box=box.SIMPLE_HEAVY,
+        title=heads[part],
+        caption="task utility: Acc, CP · ambiguity detection: Det-Acc, Det-F1, Amb-Rec · "
+        "interaction: CE-A, CE-B, Ask · cost: Search, tokens"
+        if part == "all"
+        else None,
     )
-    t.add_column("run", no_wrap=True)
-    for label, _ in TABLE4:
-        t.add_column(label, justify="right")
-    for label in ("Ask", "Search", "In tok", "Out tok", "n", "err", "miss"):
-        t.add_column(label, justify="right")
+    ratio_cols = [
+        (label, key)
+        for label, key in TABLE4
+        if part == "all" or (part == "utility") == (key not in ("ce_a", "ce_b"))
+    ]
+    _run_column(t)
+    for label, _ in ratio_cols:
+        _num_column(t, label)
+    if part != "utility":
+        for label in _TAIL:
+            _num_column(t, label)
     for name, m in named.items():
-        cells = [pct(getattr(m, key)) for _, key in TABLE4]
-        cells += [num(m.ask_turns), num(m.search_turns), num(m.input_tokens, 0)]
-        cells += [num(m.output_tokens, 0), str(m.n_samples), str(m.n_errors), str(m.n_missing)]
+        cells = [pct(getattr(m, key)) for _, key in ratio_cols]
+        if part != "utility":
+            cells += _tail_cells(m)
         t.add_row(escape(name), *cells)
     return t
 
 
 def table5(named: Mapping[str, Metrics]) -> Table:
-    t = Table(title="Behaviour profiles of gold-ambiguous checkpoints (share % / pass %)")
-    t.add_column("run", no_wrap=True)
+    t = Table(
+        box=box.SIMPLE_HEAVY,
+        title="Behaviour profiles of gold-ambiguous checkpoints (share % / pass %)",
+    )
+    _run_column(t)
     for p in PROFILES:
-        t.add_column(p, justify="right")
-    t.add_column("H", justify="right")
+        _num_column(t, p)
+    _num_column(t, "H")
     for name, m in named.items():
         cells = [f"{pct(m.profiles[p].share)} / {pct(m.profiles[p].pass_rate)}" for p in PROFILES]
         t.add_row(escape(name), *cells, str(m.heavy_search))
     return t
 
 
+def _breakdown(title: str, named: Mapping[str, Metrics], rows: dict[str, list[str]]) -> Table:
+    """Categories as rows, one column per run (scales to many domains)."""
+    t = Table(box=box.SIMPLE_HEAVY, title=title)
+    t.add_column("", no_wrap=True)
+    for name in named:
+        t.add_column(escape(name), justify="right", overflow="fold", min_width=10)
+    for label, cells in rows.items():
+        t.add_row(label, *cells)
+    return t
+
+
 def breakdown_tables(named: Mapping[str, Metrics]) -> list[Table]:
-    by_type = Table(title="By ambiguity type (count / recall % / pass %)")
-    by_type.add_column("run")
-    for kind in AMBIGUITY_TYPES:
-        by_type.add_column(kind, justify="right")
-    by_diff = Table(title="By difficulty (n / accuracy % / checkpoint pass %)")
-    by_diff.add_column("run")
-    for d in DIFFICULTIES:
-        by_diff.add_column(d, justify="right")
-    domains = sorted({d for m in named.values() for d in m.by_domain})
-    by_dom = Table(title="By domain (n / accuracy %)")
-    by_dom.add_column("run")
-    for d in domains:
-        by_dom.add_column(d, justify="right")
-    for name, m in named.items():
-        by_type.add_row(
-            escape(name),
-            *(
-                f"{s.count} / {pct(s.recall)} / {pct(s.pass_rate)}"
-                for s in (m.by_type[k] for k in AMBIGUITY_TYPES)
-            ),
-        )
-        by_diff.add_row(
-            escape(name),
-            *(
-                f"{s.n_samples} / {pct(s.accuracy)} / {pct(s.checkpoint_pass)}"
-                for s in (m.by_difficulty[d] for d in DIFFICULTIES)
-            ),
-        )
-        by_dom.add_row(
-            escape(name),
-            *(
-                f"{m.by_domain[d].n_samples} / {pct(m.by_domain[d].accuracy)}"
-                if d in m.by_domain
-                else "–"
-                for d in domains
-            ),
-        )
-    return [by_type, by_diff, by_dom]
+    ms = list(named.values())
+    domains = [d for d in DOMAINS if any(d in m.by_domain for m in ms)]
+    domains += sorted({d for m in ms for d in m.by_domain} - set(domains))
+    by_type = {
+        k: [
+            f"{m.by_type[k].count} / {pct(m.by_type[k].recall)} / {pct(m.by_type[k].pass_rate)}"
+            for m in ms
+        ]
+        for k in AMBIGUITY_TYPES
+    }
+    by_diff = {
+        d: [
+            f"{s.n_samples} / {pct(s.accuracy)} / {pct(s.checkpoint_pass)}"
+            for s in (m.by_difficulty[d] for m in ms)
+        ]
+        for d in DIFFICULTIES
+    }
+    by_dom = {
+        d: [
+            f"{m.by_domain[d].n_samples} / {pct(m.by_domain[d].accuracy)}"
+            if d in m.by_domain
+            else "–"
+            for m in ms
+        ]
+        for d in domains
+    }
+    return [
+        _breakdown("By ambiguity type (count / recall % / pass %)", named, by_type),
+        _breakdown("By difficulty (n / accuracy % / checkpoint pass %)", named, by_diff),
+        _breakdown("By domain (n / accuracy %)", named, by_dom),
+    ]
 
 
 def settings_table(named: Mapping[str, Metrics]) -> Table | None:
@@ -126,7 +173,9 @@ def settings_table(named: Mapping[str, Metrics]) -> Table | None:
     pairs = {k: v for k, v in by_key.items() if "neutral" in v and "guided" in v}
     if not pairs:
         return None
-    t = Table(title="Guided vs neutral prompt (guided − neutral, points; turns)")
+    t = Table(
+        box=box.SIMPLE_HEAVY, title="Guided vs neutral prompt (guided − neutral, points; turns)"
+    )
     t.add_column("agent [ablation]", no_wrap=True)
     keys: tuple[tuple[str, str], ...] = (
         ("Acc", "accuracy"),
@@ -150,7 +199,11 @@ def settings_table(named: Mapping[str, Metrics]) -> Table | None:
 def print_metrics_table(named_metrics: dict[str, Metrics], console: Console | None = None) -> None:
     """Table 4 and Table 5 layouts for several runs (what ``discobench build`` prints)."""
     console = console or Console()
-    console.print(table4(named_metrics))
+    if console.width >= 150:
+        console.print(table4(named_metrics))
+    else:
+        console.print(table4(named_metrics, "utility"))
+        console.print(table4(named_metrics, "interaction"))
     console.print(table5(named_metrics))
     comparison = settings_table(named_metrics)
     if comparison is not None:
