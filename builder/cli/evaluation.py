@@ -75,6 +75,9 @@ def run_cmd(
         bool, typer.Option("--cache/--no-cache", help="Cache the agent's model calls.")
     ] = True,
     progress: Annotated[bool, typer.Option("--progress/--no-progress")] = True,
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Delete OUT first instead of resuming.")
+    ] = False,
 ) -> None:
     """Play an agent on every sample (resumable: samples already in OUT are skipped)."""
     from builder.evaluation.commands import run_files
@@ -99,6 +102,7 @@ def run_cmd(
         search_cache_dir=ws.runs_dir / "search-cache",
         llm_cache_dir=ws.llm_cache_dir,
         llm_cache=cache,
+        fresh=fresh,
     )
     console.print(
         f"{summary.ran} episode(s) played, {summary.skipped} skipped (already in {out}), "

@@ -174,3 +174,19 @@ def test_score_reads_a_folder_written_by_the_export_stage(tmp_path: Path) -> Non
     loaded = load_dataset(tmp_path / "export")  # default config, test + dev splits
     assert sorted(s.id for s in loaded) == ["s1", "s2", "s3"]
     assert {s.id: s for s in loaded}["s1"] == three_samples()[0]
+
+
+def test_run_resumes_or_starts_fresh(tmp_path: Path) -> None:
+    ws = tmp_path / "ws"
+    build_store(ws / "kb.sqlite").close()
+    data = tmp_path / "samples.jsonl"
+    write_samples(data, world_samples())
+    out = tmp_path / "dg.jsonl"
+    base = ["--workspace", str(ws), "eval", "run", "--dataset", str(data),
+            "--agent", "baseline:direct-guess", "--out", str(out), "--no-progress"]  # fmt: skip
+    assert "2 episode(s) played" in runner.invoke(app, base).output
+    again = runner.invoke(app, base)
+    assert "0 episode(s) played, 2 skipped" in again.output
+    fresh = runner.invoke(app, [*base, "--fresh"])
+    assert "2 episode(s) played, 0 skipped" in fresh.output
+    assert len(out.read_text().splitlines()) == 2
