@@ -12,10 +12,14 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
 from builder.workspace import Workspace
+
+if TYPE_CHECKING:
+    from builder.evaluation import Metrics
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 BUNDLED_KB = REPO_ROOT / "seeds" / "kb"
@@ -144,8 +148,109 @@ def step_import(runner: BuildRunner, opts: BuildOptions) -> None:
     runner.step("import", key, [runner.ws.kb_path], run, lambda: "snapshot unchanged")
 
 
+def step_seed(runner: BuildRunner, opts: BuildOptions) -> None:
+    from builder.kb.store import KnowledgeStore
+    from builder.samples_io import write_seeds
+    from builder.seeding import generate_seeds
+
+    ws = runner.ws
+    key = fingerprint(
+        "seed", runner.state.fingerprints.get("import"), opts.n_seeds, opts.hops, opts.seed
+    )
+
+    def run() -> str:
+        with KnowledgeStore.open(ws.kb_path, read_only=True) as store:
+            seeds = generate_seeds(
+                store, n=opts.n_seeds, hops=opts.hops, seed=opts.seed, progress=opts.progress
+            )
+        write_seeds(ws.seeds_path, seeds)
+        return f"{len(seeds)} seed chains"
+
+    runner.step("seed", key, [ws.seeds_path], run, lambda: "seeds unchanged")
+
+
+def step_inject(runner: BuildRunner, opts: BuildOptions) -> None:
+    from builder.ambiguity import inject
+    from builder.kb.store import KnowledgeStore
+    from builder.samples_io import read_seeds, write_rejects, write_samples
+
+    ws = runner.ws
+    key = fingerprint(
+        "inject", file_digest([ws.seeds_path]), runner.state.fingerprints.get("import"), opts.seed
+    )
+
+    def run() -> str:
+        seeds = list(read_seeds(ws.seeds_path))
+        with KnowledgeStore.open(ws.kb_path, read_only=True) as store:
+            result = inject(store, seeds, seed=opts.seed, progress=opts.progress)
+        write_samples(ws.samples_path, result.samples)
+        write_rejects(ws.rejects_path, result.rejects)
+        return f"{len(result.samples)} samples, {len(result.rejects)} rejects"
+
+    runner.step("inject", key, [ws.samples_path, ws.rejects_path], run, lambda: "samples unchanged")
+
+
+def step_export(runner: BuildRunner, opts: BuildOptions) -> None:
+    from builder.export import export_dataset
+
+    ws = runner.ws
+    key = fingerprint("export", file_digest([ws.samples_path]), str(opts.export_dir))
+
+    def run() -> str:
+        report = export_dataset(
+            ws.samples_path,
+            opts.export_dir,
+            include_unreviewed=True,
+            pretty_name="DiscoBench (bundled snapshot, unreviewed)",
+        )
+        return f"{report.rows['default']['test']} rows → {opts.export_dir}"
+
+    runner.step("export", key, [opts.export_dir / "README.md"], run, lambda: "export unchanged")
+
+
+def step_eval(runner: BuildRunner, opts: BuildOptions) -> None:
+    """Run the offline baselines on the exported dataset; metrics JSON per run."""
+    from builder.evaluation import load_dataset, run_baselines
+    from builder.kb.store import KnowledgeStore
+
+    ws = runner.ws
+    metrics_path = ws.runs_dir / "baselines.json"
+    key = fingerprint(
+        "eval", runner.state.fingerprints.get("export"), runner.state.fingerprints.get("import")
+    )
+
+    def run() -> str:
+        samples = load_dataset(opts.export_dir)
+        with KnowledgeStore.open(ws.kb_path, read_only=True) as store:
+            results = run_baselines(
+                samples, store=store, out_dir=ws.runs_dir, progress=opts.progress
+            )
+        payload = {name: m.model_dump(mode="json") for name, m in results.items()}
+        metrics_path.parent.mkdir(parents=True, exist_ok=True)
+        metrics_path.write_text(json.dumps(payload, indent=2), encoding="utf-8")
+        return f"{len(results)} baseline runs on {len(samples)} samples → {ws.runs_dir}"
+
+    runner.step("eval", key, [metrics_path], run, lambda: "baseline metrics unchanged")
+
+
+def baseline_metrics(ws: Workspace) -> dict[str, Metrics]:
+    """The metrics of the last build's baseline runs (display name → metrics)."""
+    from builder.evaluation import Metrics
+
+    path = ws.runs_dir / "baselines.json"
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {name: Metrics.model_validate(m) for name, m in data.items()}
+
+
 def run_build(ws: Workspace, opts: BuildOptions) -> list[StepResult]:
     """Run every step of the offline build in order; return what each did."""
     runner = BuildRunner(ws, force=opts.force)
     step_import(runner, opts)
+    step_seed(runner, opts)
+    step_inject(runner, opts)
+    step_export(runner, opts)
+    if opts.run_eval:
+        step_eval(runner, opts)
     return runner.results

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from builder.cli.common import console, workspace_from
 from builder.kb.store import KnowledgeStore
-from builder.pipeline import BUNDLED_KB, BuildOptions, run_build
+from builder.pipeline import BUNDLED_KB, BuildOptions, baseline_metrics, run_build
 
 
 def register(app: typer.Typer) -> None:
@@ -24,6 +24,15 @@ def register(app: typer.Typer) -> None:
         force: Annotated[
             bool, typer.Option("--force", help="Re-run every step, even unchanged ones.")
         ] = False,
+        n_seeds: Annotated[
+            int, typer.Option("--n", help="Seed chains to generate (samples come from these).")
+        ] = 600,
+        export_dir: Annotated[
+            Path, typer.Option("--export-dir", help="Where the dataset folder goes.")
+        ] = BuildOptions().export_dir,
+        run_eval: Annotated[
+            bool, typer.Option("--eval/--no-eval", help="Run the offline baselines at the end.")
+        ] = True,
         progress: Annotated[bool, typer.Option(help="Show progress bars.")] = True,
     ) -> None:
         """Import the bundled snapshot and build the benchmark from it, offline.
@@ -32,7 +41,15 @@ def register(app: typer.Typer) -> None:
         interrupted build resumes.
         """
         ws = workspace_from(ctx)
-        opts = BuildOptions(kb_dir=kb_dir, seed=seed, force=force, progress=progress)
+        opts = BuildOptions(
+            kb_dir=kb_dir,
+            seed=seed,
+            n_seeds=n_seeds,
+            export_dir=export_dir,
+            run_eval=run_eval,
+            force=force,
+            progress=progress,
+        )
         results = run_build(ws, opts)
         steps = Table("step", "status", "result", title=f"discobench build → {ws.root}")
         for r in results:
@@ -46,3 +63,8 @@ def register(app: typer.Typer) -> None:
         for domain, count in stats.per_domain.items():
             kb.add_row(f"domain {domain}", str(count))
         console.print(kb)
+        from builder.evaluation.report import print_metrics_table
+
+        metrics = baseline_metrics(ws) if run_eval else {}
+        if metrics:
+            print_metrics_table(metrics, console)

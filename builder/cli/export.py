@@ -9,7 +9,6 @@ import typer
 from rich.table import Table
 
 from builder.cli.common import console, workspace_from
-from builder.export import export_dataset, push_to_hub
 
 
 def register(app: typer.Typer) -> None:
@@ -54,6 +53,8 @@ def register(app: typer.Typer) -> None:
         ] = False,
     ) -> None:
         """Export samples as Parquet per config (default, unambiguous) and split, with a card."""
+        from builder.export import export_dataset, push_to_hub  # datasets is slow to import
+
         path = samples if samples is not None else workspace_from(ctx).samples_path
         report = export_dataset(
             path,
