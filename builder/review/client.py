@@ -13,11 +13,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
-from label_studio_sdk import LabelStudio
-from label_studio_sdk.core.api_error import ApiError
 
 from builder.errors import ConfigError, ServiceError
 from builder.records.review import Round
@@ -30,6 +28,9 @@ PROJECT_TITLES: dict[str, str] = {
     "inspect": "DiscoBench review: inspectors",
 }
 PAGE_SIZE = 500
+
+if TYPE_CHECKING:
+    from label_studio_sdk import LabelStudio
 
 
 @dataclass
@@ -76,6 +77,8 @@ def resolve(url: str | None, token: str | None, *, data_dir: Path | None = None)
 
 
 def connect(url: str, token: str, *, timeout: float = 120.0) -> LabelStudio:
+    from label_studio_sdk import LabelStudio  # heavy (pandas …): only when a command needs it
+
     return LabelStudio(base_url=url, api_key=token, timeout=timeout)  # type: ignore[no-untyped-call]
 
 
@@ -86,6 +89,8 @@ def base_url(client: LabelStudio) -> str:
 @contextmanager
 def calling(what: str) -> Iterator[None]:
     """Turn SDK and transport errors into a ServiceError naming the call."""
+    from label_studio_sdk.core.api_error import ApiError
+
     try:
         yield
     except ApiError as exc:
@@ -119,6 +124,8 @@ def ensure_project(
     config_dir: Path | None = None,
 ) -> tuple[int, int]:
     """(project id, overlap) of the round's project: recorded, found by title, or created."""
+    from label_studio_sdk.core.api_error import ApiError
+
     url = base_url(client)
     known = store.project(url, round)
     if known is not None:

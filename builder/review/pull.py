@@ -16,8 +16,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable
-
-from label_studio_sdk import LabelStudio
+from typing import TYPE_CHECKING
 
 from builder.records.review import (
     QUESTIONS,
@@ -37,6 +36,9 @@ from builder.review.agreement import krippendorff_alpha, pair_agreement, pairwis
 from builder.review.client import base_url, list_tasks, user_emails
 from builder.review.state import Item, ReviewStore, now_iso
 from builder.review.tasks import Checker, decision_from_result
+
+if TYPE_CHECKING:
+    from label_studio_sdk import LabelStudio
 
 
 def _latest(decisions: Iterable[tuple[int, ReviewDecision]]) -> dict[str, ReviewDecision]:

@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, cast
-
-from label_studio_sdk import LabelStudio
-from label_studio_sdk.types.import_api_request import ImportApiRequest
+from typing import TYPE_CHECKING, Any, cast
 
 from builder.records.review import AuditEntry, ItemIssue, PushReport, ReviewDecision, Round
 from builder.records.sample import Sample
@@ -28,6 +25,10 @@ Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each imported batch."""
 
 ANNOTATE_FROM = ("draft", "in_annotation", "needs_fix")
+
+if TYPE_CHECKING:
+    from label_studio_sdk import LabelStudio
+    from label_studio_sdk.types.import_api_request import ImportApiRequest
 
 
 def _run_checker(
