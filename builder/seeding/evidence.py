@@ -13,6 +13,37 @@ from builder.seeding.facts import Facts, format_time, time_aliases, year_of
 from builder.seeding.realize import Realizer
 
 SEARCH_K = 10
+# function words carry no evidence and make an OR query match (and rank) every page
+STOPWORDS = frozenset(
+    {
+        "a",
+        "an",
+        "and",
+        "as",
+        "at",
+        "by",
+        "for",
+        "from",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "of",
+        "on",
+        "or",
+        "that",
+        "the",
+        "this",
+        "to",
+        "was",
+        "were",
+        "which",
+        "who",
+        "whose",
+        "with",
+    }
+)
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 
@@ -107,22 +138,24 @@ def evidence_options(
 def hop_query(facts: Facts, spec: HopSpec, prev: str | None) -> str:
     """The search query for a hop: its description as a noun phrase, the previous answer
     named (what an agent that resolved the previous hop would type)."""
-    return Realizer(facts).noun_phrase(spec, facts.label(prev) if prev else "")
+    phrase = Realizer(facts).noun_phrase(spec, facts.label(prev) if prev else "")
+    words = [w for w in re.findall(r"[\w'-]+", phrase) if w.casefold() not in STOPWORDS]
+    return " ".join(words)
 
 
-def hop_evidence(
-    facts: Facts, spec: HopSpec, prev: str | None, answer_key: str, k: int = SEARCH_K
+def retrievable(
+    facts: Facts, spec: HopSpec, prev: str | None, options: list[Evidence], k: int = SEARCH_K
 ) -> list[Evidence]:
-    """One evidence sentence whose page local search finds in the top ``k`` for the hop's
-    query, or [] when no such page states the fact."""
-    options = evidence_options(facts, spec, prev, answer_key)
+    """The first evidence whose page local search ranks in the top ``k`` for the hop's query."""
     if not options:
         return []
-    titles = {h.title for h in facts.store.search(hop_query(facts, spec, prev), k)}
-    for ev in options:
-        if ev.title in titles:
-            return [ev]
-    return []
+    titles = set(facts.search_titles(hop_query(facts, spec, prev), k))
+    return next(([ev] for ev in options if ev.title in titles), [])
+
+
+def hop_evidence(facts: Facts, spec: HopSpec, prev: str | None, answer_key: str) -> list[Evidence]:
+    """One evidence sentence stating the hop's fact on a page search finds, or []."""
+    return retrievable(facts, spec, prev, evidence_options(facts, spec, prev, answer_key))
 
 
 def answer_text(facts: Facts, key: str, subject: str, pid: str) -> tuple[str, list[str]]:

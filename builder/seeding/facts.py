@@ -53,6 +53,7 @@ class Facts:
         self._datatypes: dict[str, str | None] = {}
         self._numeric: dict[str, list[str]] = {}
         self._instances: dict[str, list[str]] = {}
+        self._search: dict[tuple[str, int], list[str]] = {}
         self._keys: dict[tuple[str, str], tuple[list[str], frozenset[int]]] = {}
 
     # ---------------------------------------------------------------- entities
@@ -145,6 +146,11 @@ class Facts:
         if class_id not in self._numeric:
             self._numeric[class_id] = self.store.numeric_properties(class_id)
         return self._numeric[class_id]
+
+    def search_titles(self, query: str, k: int) -> list[str]:
+        if (query, k) not in self._search:
+            self._search[(query, k)] = [h.title for h in self.store.search(query, k)]
+        return self._search[(query, k)]
 
     def numbers(self, pid: str, ids: list[str]) -> dict[str, float]:
         return {v.entity_id: v.amount for v in self.store.numeric_values(pid, ids)}

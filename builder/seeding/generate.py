@@ -19,7 +19,12 @@ from builder.errors import ConfigError, StageError
 from builder.kb.store import KnowledgeStore
 from builder.records.sample import DOMAINS, Evidence
 from builder.records.seed import Hop, HopSpec, SeedChain
-from builder.seeding.evidence import answer_text, hop_evidence
+from builder.seeding.evidence import (
+    answer_text,
+    evidence_options,
+    hop_evidence,
+    retrievable,
+)
 from builder.seeding.facts import Facts
 from builder.seeding.options import Option, link_options, literal_kind, topic_options
 from builder.seeding.realize import Realizer
@@ -86,6 +91,7 @@ class ChainBuilder:
         self.facts = facts
         rels = load_templates().relations
         self.inverse_props = [p for p in sorted(rels) if facts.datatype(p) == "wikibase-item"]
+        self._links: dict[str, list[Option]] = {}
 
     def _carry(
         self, opt: Option, prev: str | None, alts: dict[int, list[str]], index: int
@@ -131,7 +137,7 @@ class ChainBuilder:
         self.budget = SEARCH_BUDGET
         ranked = self._ranked(topic_options(self.facts, topic), None, {}, 0, rng)
         for opt, carried in ranked[:MAX_TRIES]:
-            ev = hop_evidence(self.facts, opt.spec, None, topic)
+            ev = evidence_options(self.facts, opt.spec, None, topic)
             if not ev:
                 continue
             self._extend([Step(opt, ev, carried)], length, rng)
@@ -150,6 +156,21 @@ class ChainBuilder:
             prev = s.opt.answer_key
         return bool(leaks(question, texts))
 
+    def _searchable(self, path: list[Step]) -> bool:
+        """Keep, per hop, only evidence that local search finds for the hop's query (searched
+        once a whole chain stands, so abandoned branches cost no searches)."""
+        prev: str | None = None
+        found: list[list[Evidence]] = []
+        for step in path:
+            got = retrievable(self.facts, step.opt.spec, prev, step.evidence)
+            if not got:
+                return False
+            found.append(got)
+            prev = step.opt.answer_key
+        for step, ev in zip(path, found, strict=True):
+            step.evidence = ev
+        return True
+
     @staticmethod
     def _full(path: list[Step] | None, length: int) -> bool:
         return path is not None and len(path[-1].alts) >= min(length, 3)
@@ -160,6 +181,8 @@ class ChainBuilder:
             if (
                 path[-1].alts
                 and not self._leaky(path)
+                and (self.best is None or len(path[-1].alts) > len(self.best[-1].alts))
+                and self._searchable(path)
                 and (self.best is None or len(path[-1].alts) > len(self.best[-1].alts))
             ):
                 self.best = list(path)
@@ -172,9 +195,11 @@ class ChainBuilder:
         mentioned = {c.value for s in path for c in s.opt.spec.constraints}
         used = {c.property for c in last.spec.constraints} | {last.spec.link}
         final = len(path) + 1 == length
+        if prev not in self._links:
+            self._links[prev] = link_options(self.facts, prev, self.inverse_props)
         opts = [
             o
-            for o in link_options(self.facts, prev, self.inverse_props)
+            for o in self._links[prev]
             if o.answer_key not in answers | mentioned
             and not ({c.value for c in o.spec.constraints} & answers)
             and o.spec.link not in used
@@ -183,7 +208,7 @@ class ChainBuilder:
         for opt, carried in self._ranked(opts, prev, path[-1].alts, len(path), rng)[:MAX_TRIES]:
             if final and not carried:
                 continue
-            ev = hop_evidence(self.facts, opt.spec, prev, opt.answer_key)
+            ev = evidence_options(self.facts, opt.spec, prev, opt.answer_key)
             if not ev:
                 continue
             self._extend([*path, Step(opt, ev, carried)], length, rng)
