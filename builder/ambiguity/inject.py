@@ -12,6 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -25,6 +26,9 @@ from builder.records.sample import Provenance, Sample
 from builder.records.seed import Reject, SeedChain
 from builder.seeding.facts import Facts
 
+if TYPE_CHECKING:
+    from builder.ambiguity.paraphrase import Paraphraser, ParaphraseResult
+
 # share of samples wanting 1, 2, 3, 4 ambiguous checkpoints (hard = 3+)
 K_WEIGHTS = {1: 0.22, 2: 0.38, 3: 0.30, 4: 0.10}
 
@@ -33,6 +37,7 @@ K_WEIGHTS = {1: 0.22, 2: 0.38, 3: 0.30, 4: 0.10}
 class InjectResult:
     samples: list[Sample] = field(default_factory=list)
     rejects: list[Reject] = field(default_factory=list)
+    paraphrased: ParaphraseResult | None = None
 
 
 def provenance_for(store: KnowledgeStore, created_at: str | None) -> Provenance:
@@ -142,8 +147,12 @@ def inject(
     seed: int = 0,
     progress: bool = True,
     created_at: str | None = None,
+    paraphraser: Paraphraser | None = None,
 ) -> InjectResult:
-    """Samples from seed chains; every failure is a reject with its check and numbers."""
+    """Samples from seed chains; every failure is a reject with its check and numbers.
+
+    With a ``paraphraser``, question texts are rewritten by an LLM where the rewrite keeps
+    the checks passing (see :mod:`builder.ambiguity.paraphrase`)."""
     run = Injection(store, types, seed, created_at)
     result = InjectResult()
     bar = Progress(
@@ -162,4 +171,7 @@ def inject(
                 result.samples.append(sample)
             bar.advance(task)
     result.rejects = run.rejects
+    if paraphraser is not None:
+        result.paraphrased = paraphraser.apply(store, result.samples)
+        result.samples = result.paraphrased.samples
     return result
