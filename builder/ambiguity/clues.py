@@ -32,7 +32,8 @@ def render(facts: Facts, clue: ClueFact, templates: Templates | None = None) -> 
     t = templates or load_templates()
     p = facts.label(clue.property)
     if clue.kind == "criterion":
-        return _fill(t.criterion(clue.property).clue, p=p)
+        phrases = t.criterion(clue.property)
+        return _fill(phrases.clue if clue.value != "min" else phrases.clue_least, p=p)
     v = str(year_of(clue.value)) if clue.match == "year" else clue.value_label
     if clue.kind == "qualifier":
         tmpl = t.qualifier_clues.get(clue.property) or t.qualifier_clues["default"]
@@ -58,7 +59,7 @@ def holds(facts: Facts, clue: ClueFact, key: str, spec: HopSpec, prev: str | Non
             for v in facts.timed(prev, spec.link)
         )
     group = base_fits(facts, spec, prev)
-    return key in top(facts, group, clue.property)
+    return key in top(facts, group, clue.property, spec.criterion_order)
 
 
 def _forms(facts: Facts, key: str) -> set[str]:
@@ -136,8 +137,9 @@ def pick_fact_clue(
     return rng.choice([c for r, c in good if r == best])
 
 
-def criterion_clue(facts: Facts, pid: str) -> ClueFact:
-    clue = ClueFact(kind="criterion", property=pid, text="")
+def criterion_clue(facts: Facts, pid: str, order: str = "max") -> ClueFact:
+    """The criterion itself (``value`` = ``max`` or ``min``) as the user's clarification."""
+    clue = ClueFact(kind="criterion", property=pid, value=order, text="")
     return clue.model_copy(update={"text": render(facts, clue)})
 
 

@@ -24,11 +24,11 @@ class CriteriaInjector:
         options = [spec.criterion]
         tops = {target}
         for pid in ctx.facts.numeric_properties(spec.class_id):
-            t = top(ctx.facts, group, pid)
+            t = top(ctx.facts, group, pid, spec.criterion_order)
             if len(t) == 1 and t[0] not in tops and len(options) < MAX_OPTIONS:
                 options.append(pid)
                 tops.add(t[0])
-        clue = criterion_clue(ctx.facts, spec.criterion)
+        clue = criterion_clue(ctx.facts, spec.criterion, spec.criterion_order)
         inj = InjectionSpec(type="criteria", criteria=options, clue=clue)
         weak = spec.model_copy(update={"criterion": "", "criteria_options": options})
         keys = fits(ctx.facts, weak, prev)

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from builder.errors import ConfigError, StageError
+from builder.kb.domains import CLASS_DOMAIN
 from builder.kb.store import KnowledgeStore
 from builder.records.sample import DOMAINS, Evidence
 from builder.records.seed import Hop, HopSpec, SeedChain
@@ -26,19 +27,26 @@ from builder.seeding.evidence import (
     retrievable,
 )
 from builder.seeding.facts import Facts
-from builder.seeding.options import Option, link_options, literal_kind, topic_options
+from builder.seeding.options import (
+    MAX_CLASS_GROUP,
+    Option,
+    link_options,
+    literal_kind,
+    topic_options,
+)
 from builder.seeding.realize import Realizer
-from builder.seeding.resolve import alternatives, fits
+from builder.seeding.resolve import alternatives, fits, top
 from builder.seeding.templates import load_templates
 from builder.seeding.text import leaks
 
 INJECTABLE = frozenset({"constraints", "criterion", "version", "narrowed", "inverse"})
 MAX_TRIES = 5
+RANKED_EVERY = 4
 MAX_SCORED = 24
 # rarer ambiguity kinds are preferred when they keep their own alternatives
-KIND_BONUS = {"criterion": 1.0, "version": 0.5}
+KIND_BONUS = {"criterion": 2.5, "version": 0.5}
 MAX_ALTS = 6
-SEARCH_BUDGET = 30
+SEARCH_BUDGET = 80
 
 
 def _domains(store: KnowledgeStore) -> dict[str, str]:
@@ -70,6 +78,38 @@ def topic_order(store: KnowledgeStore, domains: Sequence[str] | None, seed: int)
     for i in range(max((len(v) for v in groups.values()), default=0)):
         order.extend(ids[i] for ids in groups.values() if i < len(ids))
     return order
+
+
+def superlative_tops(facts: Facts) -> set[str]:
+    """Entities ranked first or last by a numeric property within a small domain class."""
+    tops: set[str] = set()
+    for cls in sorted(CLASS_DOMAIN):
+        members = facts.instances(cls)
+        if not 3 <= len(members) <= MAX_CLASS_GROUP:
+            continue
+        for pid in facts.numeric_properties(cls):
+            for order in ("max", "min"):
+                found = top(facts, members, pid, order)
+                if len(found) == 1:
+                    tops.add(found[0])
+    return tops
+
+
+def ranked_first(facts: Facts, order: list[str], every: int = RANKED_EVERY) -> list[str]:
+    """Bring superlative tops (candidates for criteria ambiguity, the rarest kind) forward:
+    one of them every ``every`` topics, both lists keeping ``order``'s order."""
+    tops = superlative_tops(facts)
+    ranked = iter([e for e in order if e in tops])
+    rest = iter([e for e in order if e not in tops])
+    out: list[str] = []
+    while True:
+        chunk = [e for _, e in zip(range(every - 1), rest, strict=False)]
+        extra = next(ranked, None)
+        if extra is not None:
+            chunk.append(extra)
+        if not chunk:
+            return out
+        out.extend(chunk)
 
 
 @dataclass
@@ -269,7 +309,7 @@ def iter_seeds(
         raise ConfigError(f"--hops {lo}-{hi} is out of range", hint="use a range within 2-5")
     facts = Facts(store)
     builder = ChainBuilder(facts)
-    for topic in topic_order(store, domains, seed):
+    for topic in ranked_first(facts, topic_order(store, domains, seed)):
         rng = random.Random(f"{seed}:{topic}")
         # longer chains leave room for more ambiguous checkpoints; fall back to shorter ones
         first = hi if rng.random() < 0.5 else rng.randint(lo, hi)

@@ -150,16 +150,17 @@ def _criterion_options(
 ) -> list[Option]:
     if not base.class_id:
         return []
-    tops = {pid: top(facts, group, pid) for pid in facts.numeric_properties(base.class_id)}
-    tops = {pid: t for pid, t in tops.items() if len(t) == 1}
     out = []
-    for pid, t in sorted(tops.items()):
-        if t != [target]:
-            continue
-        if any(other != t for p2, other in tops.items() if p2 != pid):
-            spec = base.model_copy(update={"criterion": pid})
-            if fits(facts, spec, prev) == [target]:
-                out.append(Option(spec, target, "entity", "criterion"))
+    for order in ("max", "min"):
+        tops = {p: top(facts, group, p, order) for p in facts.numeric_properties(base.class_id)}
+        tops = {pid: t for pid, t in tops.items() if len(t) == 1}
+        for pid, t in sorted(tops.items()):
+            if t != [target]:
+                continue
+            if any(other != t for p2, other in tops.items() if p2 != pid):
+                spec = base.model_copy(update={"criterion": pid, "criterion_order": order})
+                if fits(facts, spec, prev) == [target]:
+                    out.append(Option(spec, target, "entity", "criterion"))
     return out
 
 

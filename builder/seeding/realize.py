@@ -79,10 +79,14 @@ class Realizer:
     def _class_phrase(self, spec: HopSpec, x: str, lead: str) -> str:
         adj = ""
         tail = ""
+        least = spec.criterion_order == "min"
         if spec.criterion:
-            tail = " " + _fill(self.t.criterion(spec.criterion).most, p=self.plabel(spec.criterion))
+            phrases = self.t.criterion(spec.criterion)
+            most = phrases.least if least else phrases.most
+            tail = " " + _fill(most, p=self.plabel(spec.criterion))
         elif spec.criteria_options:
-            adj = self.t.criterion(spec.criteria_options[0]).vague + " "
+            phrases = self.t.criterion(spec.criteria_options[0])
+            adj = (phrases.vague_least if least else phrases.vague) + " "
         restr = _join(self._restrictions(spec, x))
         noun = self.class_noun(spec.class_id) if spec.class_id else "one"
         if lead == "Which" and (adj or tail):
@@ -132,5 +136,5 @@ def _join(parts: list[str]) -> str:
 
 
 def _capital(text: str) -> str:
-    text = " ".join(text.split())
+    text = " ".join(text.split()).replace(" the the ", " the ")
     return text[:1].upper() + text[1:]

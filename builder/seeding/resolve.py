@@ -66,7 +66,8 @@ def fits(facts: Facts, spec: HopSpec, prev: str | None) -> list[str]:
     if spec.criterion:
         keys = top(facts, keys, spec.criterion, spec.criterion_order)
     elif spec.criteria_options:
-        keys = list({t for pid in spec.criteria_options for t in top(facts, keys, pid)})
+        order = spec.criterion_order
+        keys = list({t for pid in spec.criteria_options for t in top(facts, keys, pid, order)})
     return sorted(set(keys))
 
 
@@ -122,7 +123,7 @@ def alternatives(facts: Facts, spec: HopSpec, prev: str | None, target: str) -> 
     if spec.criterion and spec.class_id:
         group = base_fits(facts, spec, prev)
         for pid in facts.numeric_properties(spec.class_id):
-            t = top(facts, group, pid)
+            t = top(facts, group, pid, spec.criterion_order)
             if len(t) == 1:
                 out.add(t[0])
     out.discard(target)

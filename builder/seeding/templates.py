@@ -31,6 +31,9 @@ class CriterionPhrases(BaseModel):
     most: str = ""
     vague: str = ""
     clue: str = ""
+    least: str = ""
+    vague_least: str = ""
+    clue_least: str = ""
 
 
 class Templates(BaseModel):
@@ -64,9 +67,8 @@ class Templates(BaseModel):
         d = self.criterion_default
         if own is None:
             return d
-        return CriterionPhrases(
-            most=own.most or d.most, vague=own.vague or d.vague, clue=own.clue or d.clue
-        )
+        merged = {k: getattr(own, k) or getattr(d, k) for k in CriterionPhrases.model_fields}
+        return CriterionPhrases(**merged)
 
 
 def _load(name: str, directory: Path) -> dict[str, Any]:
