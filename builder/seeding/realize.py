@@ -96,10 +96,14 @@ class Realizer:
     def noun_phrase(self, spec: HopSpec, x: str) -> str:
         """The hop's answer as a noun phrase; ``x`` is the previous hop's noun phrase."""
         if spec.link and not spec.link_inverse:
-            head = _fill(self.t.relation(spec.link).of, p=self.plabel(spec.link), x=x)
-            extra = [self._qualifier(spec)] if spec.qualifier else []
-            extra += [self.constraint(c) for c in spec.constraints]
-            return " ".join([head, *extra])
+            of = _fill(self.t.relation(spec.link).of, p=self.plabel(spec.link))
+            if spec.qualifier and " of {x}" in of:
+                # the time belongs to the relation: "the head coach from 2021 of <x>"
+                of = of.replace(" of {x}", f" {self._qualifier(spec)} of {{x}}", 1)
+            elif spec.qualifier:
+                of = f"{of} {self._qualifier(spec)}"
+            head = _fill(of, x=x)
+            return " ".join([head, *(self.constraint(c) for c in spec.constraints)])
         return self._class_phrase(spec, x, "the")
 
     def ask(self, spec: HopSpec, x: str) -> str:
