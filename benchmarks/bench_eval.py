@@ -1,7 +1,7 @@
 """Evaluation benchmarks (reported, not asserted).
 
 1. Scoring throughput: N generated trajectories (default 100,000) over N synthetic samples,
-   ``iter_trajectories`` + ``score`` vs bare ``json.loads`` of the same file in the same run.
+   ``read_trajectories`` + ``score`` (what ``eval score`` runs) vs bare ``json.loads`` of the same file in the same run.
 2. Runner concurrency: an ``openai:`` agent against the local fake endpoint sleeping
    LATENCY per call (default 200 ms); wall time vs calls × latency / concurrency.
 
@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from builder.config import Settings  # noqa: E402
-from builder.evaluation import iter_trajectories, run_agent, score  # noqa: E402
+from builder.evaluation import run_agent, score  # noqa: E402
+from builder.evaluation.io import gc_paused, read_trajectories  # noqa: E402
 from builder.records.sample import Sample  # noqa: E402
 from builder.synthetic import make_sample  # noqa: E402
 from tests.fakes.openai_server import FakeOpenAIServer, Reply, tool_reply  # noqa: E402
@@ -70,12 +71,13 @@ def bench_scoring(n: int, tmp: Path, repeat: int) -> None:
         return best, out
 
     def bare_parse() -> list[Any]:
-        with path.open(encoding="utf-8") as fh:
+        with gc_paused(), path.open(encoding="utf-8") as fh:  # same footing as the scorer
             return [json.loads(line) for line in fh]
 
     bare, parsed = timed(bare_parse)
-    parse_validate, trajs = timed(lambda: list(iter_trajectories(path)))
-    metric_time, metrics = timed(lambda: score(samples, trajs))
+    parse_validate, trajs = timed(lambda: read_trajectories(path))
+    with gc_paused():  # as `eval score` does
+        metric_time, metrics = timed(lambda: score(samples, trajs))
     total = parse_validate + metric_time
     assert len(parsed) == len(trajs) == n
     print(

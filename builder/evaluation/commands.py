@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.errors import InputError
-from builder.evaluation.io import iter_trajectories, load_dataset
+from builder.evaluation.io import gc_paused, load_dataset, read_trajectories
 from builder.evaluation.metrics import Metrics
 from builder.evaluation.report import load_metrics, plot_report, run_name
 from builder.evaluation.runner import RunSummary, run_agent
@@ -21,8 +21,10 @@ def score_files(
         raise InputError(
             f"--heavy-search must be at least 1, got {heavy_search}", field="heavy_search"
         )
-    samples = load_dataset(dataset)
-    metrics = score(samples, iter_trajectories(trajectories), heavy_search=heavy_search)
+    with gc_paused():
+        samples = load_dataset(dataset)
+        trajs = read_trajectories(trajectories)
+        metrics = score(samples, trajs, heavy_search=heavy_search)
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)
         json_out.write_text(metrics.model_dump_json(indent=2) + "\n", encoding="utf-8")

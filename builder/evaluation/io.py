@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +76,12 @@ def load_dataset(path: Path | str) -> list[Sample]:
     return samples
 
 
+def load_dataset_bulk(path: Path | str) -> list[Sample]:
+    """:func:`load_dataset` with the garbage collector paused (big datasets)."""
+    with gc_paused():
+        return load_dataset(path)
+
+
 def iter_trajectories(path: Path | str) -> Iterator[Trajectory]:
     """Trajectories in file order; a bad line is an error naming file:line and field."""
     p = Path(path)
@@ -102,6 +110,25 @@ def iter_trajectories(path: Path | str) -> Iterator[Trajectory]:
                     field=_field(exc),
                     hint="see the trajectory format in docs/evaluation.md",
                 ) from None
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building many acyclic records: with 100k
+    trajectories in memory, repeated full collections otherwise take ~80% of the time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def read_trajectories(path: Path | str) -> list[Trajectory]:
+    """All trajectories of a file (see :func:`iter_trajectories`), loaded in bulk."""
+    with gc_paused():
+        return list(iter_trajectories(path))
 
 
 def read_done(path: Path, run: dict[str, Any], *, retry_errors: bool = True) -> set[str]:
