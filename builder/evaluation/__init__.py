@@ -7,12 +7,12 @@ Public API::
               search="local", concurrency=4, progress=True, ...) -> RunSummary
     score(samples, trajectories, *, heavy_search=3) -> Metrics
     run_baselines(samples, *, store, out_dir, ...) -> dict[str, Metrics]
-    load_dataset(path) -> list[Sample];  iter_trajectories(path) -> Iterator[Trajectory]
+    load_dataset(path) -> list[Sample];  read_trajectories(path) -> list[Trajectory]
 """
 
 from builder.evaluation.baselines import BASELINE_RUNS, run_baselines
 from builder.evaluation.harness import ABLATIONS, SETTINGS, Limits
-from builder.evaluation.io import iter_trajectories, load_dataset
+from builder.evaluation.io import iter_trajectories, load_dataset, read_trajectories
 from builder.evaluation.matching import match, normalize
 from builder.evaluation.metrics import Metrics
 from builder.evaluation.runner import RunSummary, run_agent
@@ -29,6 +29,7 @@ __all__ = [
     "load_dataset",
     "match",
     "normalize",
+    "read_trajectories",
     "run_agent",
     "run_baselines",
     "score",

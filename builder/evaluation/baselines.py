@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from builder.evaluation.io import iter_trajectories
+from builder.evaluation.io import read_trajectories
 from builder.evaluation.metrics import Metrics
 from builder.evaluation.runner import run_agent
 from builder.evaluation.scorer import score
@@ -51,5 +51,5 @@ def run_baselines(
             search_cache_dir=Path(out_dir) / "search-cache",
             fresh=fresh,
         )
-        results[name] = score(samples, list(iter_trajectories(out)), heavy_search=heavy_search)
+        results[name] = score(samples, read_trajectories(out), heavy_search=heavy_search)
     return results
