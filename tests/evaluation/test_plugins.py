@@ -199,3 +199,29 @@ def test_fake_server_replies_follow_request(tmp_path: Path) -> None:
         client = LLMClient(model="e", base_url=server.url, api_key="k")
         assert client.chat([{"role": "user", "content": "abc"}]).content == "ABC"
     assert seen and seen[0]["model"] == "e"
+
+
+@responses.activate
+def test_run_with_tavily_backend_and_cached_rerun(tmp_path: Path) -> None:
+    from builder.config import Settings
+    from builder.evaluation import read_trajectories, run_agent
+
+    payload = json.loads((DATA / "tavily_search_response.json").read_text())
+    responses.post(TAVILY_URL, json=payload)
+    settings = Settings(TAVILY_API_KEY=KEY)
+    game = world_samples()[:1]
+    out = tmp_path / "tv.jsonl"
+    first = run_agent(game, agent="baseline:direct-guess", store=None, out=out, search="tavily",
+                      settings=settings, progress=False)  # fmt: skip
+    assert (first.errors, first.search_cache_misses) == (0, 2)
+    (traj,) = read_trajectories(out)
+    search = traj.events[0]
+    assert search.type == "search" and search.results  # type: ignore[union-attr]
+    assert search.results[0]["url"].endswith("Breath_of_the_Wild")  # type: ignore[union-attr]
+    # the snippet of the top result names the target candidate: direct-guess picks it
+    assert traj.events[-1].checkpoints == {"1": "Breath of the Wild", "2": "Hidemaro Fujibayashi"}  # type: ignore[union-attr]
+    calls = len(responses.calls)
+    again = run_agent(game, agent="baseline:direct-guess", store=None, out=out, search="tavily",
+                      settings=settings, progress=False, fresh=True)  # fmt: skip
+    assert again.search_cache_hits == 2 and len(responses.calls) == calls  # no new request
+    assert KEY not in out.read_text()
