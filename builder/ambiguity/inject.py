@@ -97,10 +97,10 @@ class Injection:
         local: Counter[str] = Counter()
         for hop in hops:
             props = options[hop]
-            by_type = sorted(
-                {p.injection.type for p in props},
-                key=lambda t: (self.used[t] + local[t], rng.random()),
-            )
+            # sorted first: the RNG must be drawn in a fixed order (set order varies by process)
+            kinds = sorted({p.injection.type for p in props})
+            ties = {t: rng.random() for t in kinds}
+            by_type = sorted(kinds, key=lambda t: (self.used[t] + local[t], ties[t]))
             pick = [p for p in props if p.injection.type == by_type[0]]
             chosen[hop] = pick[rng.randrange(len(pick))]
             local[by_type[0]] += 1

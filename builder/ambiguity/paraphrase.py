@@ -46,7 +46,7 @@ def guard(facts: Facts, sample: Sample, info: GeneratorInfo, new: str) -> str | 
             if _has(sample.question, term) and not _has(new, term):
                 return f"drops {term!r}"
         if ph.injection is not None:
-            for term in set(_terms(facts, ph.spec)) - set(_terms(facts, weak)):
+            for term in sorted(set(_terms(facts, ph.spec)) - set(_terms(facts, weak))):
                 if _has(new, term) and not _has(sample.question, term):
                     return f"restores {term!r} (hop {ph.index} must stay ambiguous)"
     if not new.strip().endswith("?"):

@@ -54,7 +54,7 @@ def _split(values: list[str] | None) -> list[str] | None:
 def seed_cmd(
     ctx: typer.Context,
     out: Annotated[Path | None, typer.Option(help="Seeds JSONL (default: workspace).")] = None,
-    n: Annotated[int, typer.Option("--n", min=1, help="How many chains.")] = 400,
+    n: Annotated[int, typer.Option("--n", min=1, help="How many chains.")] = 600,
     hops: Annotated[str, typer.Option(help="Hops per chain, a range within 2-5.")] = "2-4",
     domains: Annotated[
         list[str] | None, typer.Option(help="Only these domains (repeat or comma-separate).")
