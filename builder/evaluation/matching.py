@@ -7,7 +7,6 @@ import unicodedata
 from collections.abc import Iterable
 
 _ARTICLES = re.compile(r"\b(?:a|an|the)\b")
-_SPACES = re.compile(r"\s+")
 _ASCII_DROP = re.compile(r"[^a-z0-9\s]")
 
 
@@ -20,7 +19,7 @@ def normalize(s: str) -> str:
         s = _ASCII_DROP.sub("", s)
     else:
         s = "".join(ch for ch in s if ch.isalpha() or ch.isdigit() or ch.isspace())
-    return _SPACES.sub(" ", s).strip()
+    return " ".join(s.split())  # collapse whitespace runs and strip
 
 
 def match(pred: str | None, gold: str, aliases: Iterable[str] = ()) -> bool:
