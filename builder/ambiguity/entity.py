@@ -6,7 +6,7 @@ from builder.ambiguity.base import ChainContext, Failure, Proposal, finish
 from builder.ambiguity.clues import pick_fact_clue
 from builder.records.seed import ClueFact, InjectionSpec
 from builder.seeding.realize import Realizer
-from builder.seeding.resolve import fits, indexable, without
+from builder.seeding.resolve import bounded, fits, without
 
 
 class EntityInjector:
@@ -22,7 +22,7 @@ class EntityInjector:
         out: list[Proposal | Failure] = []
         for i, c in enumerate(spec.constraints):
             weak = without(spec, i)
-            if not indexable(weak):
+            if not bounded(ctx.facts, weak, prev):
                 continue
             keys = fits(ctx.facts, weak, prev)
             clue = pick_fact_clue(

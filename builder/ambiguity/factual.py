@@ -8,7 +8,7 @@ from builder.ambiguity.clues import pick_fact_clue
 from builder.records.seed import ClueFact, Constraint, HopSpec, InjectionSpec
 from builder.seeding.facts import year_of
 from builder.seeding.realize import Realizer
-from builder.seeding.resolve import fits, indexable, near_fits, without
+from builder.seeding.resolve import bounded, fits, near_fits, without
 
 MAX_FALSE = 12
 
@@ -30,7 +30,7 @@ def false_values(
     rest = without(spec, i)
     for j in range(len(rest.constraints)):
         relaxed = without(rest, j)
-        if not indexable(relaxed):
+        if not bounded(ctx.facts, relaxed, prev):
             continue
         for k in fits(ctx.facts, relaxed, prev):
             for key in ctx.facts.value_keys(k, c.property):

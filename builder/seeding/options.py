@@ -207,9 +207,9 @@ def link_options(facts: Facts, prev: str, inverse_props: Iterable[str]) -> list[
                 ):
                     out.append(Option(spec, k, kind, "narrowed"))
     for pid in inverse_props:
-        subs = [s for s in facts.store.subjects(pid, prev) if s != prev]
-        if not subs or len(subs) > MAX_CLUSTER:
+        if not 0 < facts.count(pid, prev) <= MAX_CLUSTER:
             continue
+        subs = [s for s in facts.store.subjects(pid, prev) if s != prev]
         for s in subs:
             base = HopSpec(link=pid, link_inverse=True, class_id=home_class(facts, s))
             for spec in narrow_all(facts, base, s, prev, fact_constraints(facts, s)):

@@ -18,6 +18,23 @@ def indexable(spec: HopSpec) -> bool:
     return bool(spec.link) or any(c.match == "exact" for c in spec.constraints)
 
 
+MAX_POOL = 200
+
+
+def bounded(facts: Facts, spec: HopSpec, prev: str | None) -> bool:
+    """Indexable, and the index yields at most ``MAX_POOL`` keys (counted, not fetched):
+    exploratory lookups (relaxed descriptions) skip hub values such as a genre shared by
+    thousands, so their cost does not grow with the snapshot."""
+    if not indexable(spec):
+        return False
+    if spec.link:
+        if spec.link_inverse:
+            return bool(prev) and facts.count(spec.link, prev or "") <= MAX_POOL
+        return True
+    exact = [c for c in spec.constraints if c.match == "exact"]
+    return min(facts.count(c.property, c.value) for c in exact) <= MAX_POOL
+
+
 def pool(facts: Facts, spec: HopSpec, prev: str | None) -> list[str]:
     """Keys the description's index yields before filtering (never all entities)."""
     if spec.link:
@@ -91,7 +108,7 @@ def near_fits(facts: Facts, spec: HopSpec, prev: str | None) -> list[str]:
     out: set[str] = set()
     for i, c in enumerate(spec.constraints):
         relaxed = without(spec, i)
-        if not indexable(relaxed):
+        if not bounded(facts, relaxed, prev):
             continue
         out.update(k for k in fits(facts, relaxed, prev) if not facts.holds(k, c))
     return sorted(out)
@@ -116,7 +133,7 @@ def alternatives(facts: Facts, spec: HopSpec, prev: str | None, target: str) -> 
     out: set[str] = set()
     for i in range(len(spec.constraints)):
         relaxed = without(spec, i)
-        if indexable(relaxed) and not spec.criterion:
+        if not spec.criterion and bounded(facts, relaxed, prev):
             out.update(fits(facts, relaxed, prev))
     if spec.qualifier:
         out.update(fits(facts, spec.model_copy(update={"qualifier": "", "any_time": True}), prev))
