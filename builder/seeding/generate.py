@@ -30,6 +30,7 @@ from builder.seeding.facts import Facts
 from builder.seeding.options import (
     MAX_CLASS_GROUP,
     Option,
+    fact_constraints,
     link_options,
     literal_kind,
     topic_options,
@@ -41,7 +42,7 @@ from builder.seeding.text import leaks
 
 INJECTABLE = frozenset({"constraints", "criterion", "version", "narrowed", "inverse"})
 MAX_TRIES = 5
-RANKED_EVERY = 4
+RANKED_EVERY = 3
 MAX_SCORED = 24
 # rarer ambiguity kinds are preferred when they keep their own alternatives
 KIND_BONUS = {"criterion": 2.5, "version": 0.5}
@@ -81,17 +82,29 @@ def topic_order(store: KnowledgeStore, domains: Sequence[str] | None, seed: int)
 
 
 def superlative_tops(facts: Facts) -> set[str]:
-    """Entities ranked first or last by a numeric property within a small domain class."""
+    """Entities ranked first or last by a numeric property within a small domain class, or
+    within a cluster of it (members sharing one fact)."""
     tops: set[str] = set()
     for cls in sorted(CLASS_DOMAIN):
         members = facts.instances(cls)
         if not 3 <= len(members) <= MAX_CLASS_GROUP:
             continue
-        for pid in facts.numeric_properties(cls):
-            for order in ("max", "min"):
-                found = top(facts, members, pid, order)
-                if len(found) == 1:
-                    tops.add(found[0])
+        numeric = facts.numeric_properties(cls)
+        if not numeric:
+            continue
+        groups: dict[tuple[str, str], list[str]] = {("", ""): members}
+        for m in members:
+            for c in fact_constraints(facts, m):
+                if c.match == "exact":
+                    groups.setdefault((c.property, c.value), []).append(m)
+        for group in groups.values():
+            if len(group) < 3:
+                continue
+            for pid in numeric:
+                for order in ("max", "min"):
+                    found = top(facts, group, pid, order)
+                    if len(found) == 1:
+                        tops.add(found[0])
     return tops
 
 
