@@ -41,13 +41,13 @@ from builder.seeding.templates import load_templates
 from builder.seeding.text import leaks
 
 INJECTABLE = frozenset({"constraints", "criterion", "version", "narrowed", "inverse"})
-MAX_TRIES = 5
+MAX_TRIES = 7
 RANKED_EVERY = 3
 MAX_SCORED = 24
 # rarer ambiguity kinds are preferred when they keep their own alternatives
 KIND_BONUS = {"criterion": 2.5, "version": 0.5}
 MAX_ALTS = 6
-SEARCH_BUDGET = 80
+SEARCH_BUDGET = 200
 
 
 def _domains(store: KnowledgeStore) -> dict[str, str]:
