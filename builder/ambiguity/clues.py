@@ -14,7 +14,7 @@ from builder.kb.text import normalize_name
 from builder.records.seed import ClueFact, Constraint, HopSpec
 from builder.seeding.facts import Facts, qualifier_time, year_of
 from builder.seeding.options import fact_constraints
-from builder.seeding.realize import article
+from builder.seeding.realize import article, plain
 from builder.seeding.resolve import base_fits, top
 from builder.seeding.templates import Templates, load_templates
 from builder.seeding.text import leaks
@@ -34,7 +34,7 @@ def render(facts: Facts, clue: ClueFact, templates: Templates | None = None) -> 
     if clue.kind == "criterion":
         phrases = t.criterion(clue.property)
         return _fill(phrases.clue if clue.value != "min" else phrases.clue_least, p=p)
-    v = str(year_of(clue.value)) if clue.match == "year" else clue.value_label
+    v = str(year_of(clue.value)) if clue.match == "year" else plain(clue.value_label)
     if clue.kind == "qualifier":
         tmpl = t.qualifier_clues.get(clue.property) or t.qualifier_clues["default"]
         return _fill(tmpl, v=v, p=p)

@@ -16,7 +16,7 @@ from builder.records.wikidata import TimeValue
 from builder.seeding.facts import Facts, year_of
 from builder.seeding.resolve import fits, top
 
-SKIP_PROPS = frozenset({"P31", "P279", "P1343", "P910", "P373", "P18"})
+SKIP_PROPS = frozenset({"P31", "P279", "P1343", "P910", "P373", "P18", "P1889", "P460"})
 CONSTRAINT_TYPES = frozenset({"wikibase-item", "time"})
 LITERAL_TYPES = frozenset({"time", "quantity", "string", "monolingualtext"})
 MAX_CLUSTER = 60

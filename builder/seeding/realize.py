@@ -7,12 +7,18 @@ the video game released in 2017``); a hop's goal refers to the previous answer a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from builder.kb.domains import CLASS_LABELS
 from builder.records.seed import Constraint, HopSpec
 from builder.seeding.facts import HUMAN, Facts, year_of
 from builder.seeding.templates import Templates, load_templates
+
+
+def plain(label: str) -> str:
+    """A label without its disambiguator: ``The Last of Us (series)`` → ``The Last of Us``."""
+    return re.sub(r"\s+\([^)]*\)$", "", label) or label
 
 
 def article(word: str) -> str:
@@ -61,7 +67,7 @@ class Realizer:
         p = self.plabel(c.property)
         if c.match == "year":
             return _fill(rel.in_, p=p, v=str(year_of(c.value)))
-        return _fill(rel.by, p=p, v=c.value_label or self.facts.label(c.value))
+        return _fill(rel.by, p=p, v=plain(c.value_label or self.facts.label(c.value)))
 
     def _restrictions(self, spec: HopSpec, x: str) -> list[str]:
         parts = [self.constraint(c) for c in spec.constraints]
@@ -140,5 +146,7 @@ def _join(parts: list[str]) -> str:
 
 
 def _capital(text: str) -> str:
-    text = " ".join(text.split()).replace(" the the ", " the ")
+    text = " ".join(text.split())
+    for old, new in ((" the the ", " the "), (" the that ", " that "), (" the The ", " The ")):
+        text = text.replace(old, new)
     return text[:1].upper() + text[1:]
