@@ -13,7 +13,7 @@ per lookup would grow tenfold. The one-time topic ordering (one pass over entity
 timed apart.
 
     python benchmarks/bench_inject.py                       # bundled + 10k + 100k
-    python benchmarks/bench_inject.py --sizes 10000 --n 100  # quick run
+    python benchmarks/bench_inject.py --sizes 10000 --n 50    # quick run
 
 Results: ``benchmarks/out/inject.json`` and a table on stdout.
 """
@@ -166,7 +166,8 @@ def bundled_store(tmp: Path) -> KnowledgeStore:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10000,100000")
-    parser.add_argument("--n", type=int, default=200, help="seed chains per snapshot")
+    parser.add_argument("--n", type=int, default=100, help="seed chains per generated snapshot")
+    parser.add_argument("--n-bundled", type=int, default=600, help="seed chains, bundled")
     parser.add_argument("--no-bundled", action="store_true")
     args = parser.parse_args()
     rows = []
@@ -174,7 +175,7 @@ def main() -> None:
         tmp = Path(tmpdir)
         if not args.no_bundled:
             store = bundled_store(tmp)
-            rows.append(measure(store, "bundled", args.n, store.stats().items))
+            rows.append(measure(store, "bundled", args.n_bundled, store.stats().items))
             store.close()
         for size in (int(s) for s in args.sizes.split(",")):
             t0 = time.perf_counter()

@@ -109,8 +109,9 @@ class InjectionSpec(_Rec):
     false_value: str = Field("", description="factual: the false value key put in its place.")
     false_label: str = ""
     criteria: list[str] = Field(
-        default_factory=list, description="criteria: numeric properties the vague superlative "
-        "may mean (the gold criterion first)."
+        default_factory=list,
+        description="criteria: numeric properties the vague superlative "
+        "may mean (the gold criterion first).",
     )
     clue: ClueFact
 
