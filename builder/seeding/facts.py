@@ -226,4 +226,9 @@ def format_number(num: Decimal) -> str:
 def format_quantity(q: QuantityValue, unit_label: str) -> str:
     num = q.number
     text = q.amount.lstrip("+") if num is None else format_number(num)
-    return f"{text} {unit_label}".strip()
+    words = unit_label.split()
+    if words and num is not None and abs(num) != 1 and words[-1].isalpha():
+        last = words[-1]
+        if last.islower() and not last.endswith("s"):
+            words[-1] = last + "s"  # 134 minutes, 22,000,000 United States dollars
+    return f"{text} {' '.join(words)}".strip()
