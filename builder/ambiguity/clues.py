@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from builder.kb.text import normalize_name
 from builder.records.seed import ClueFact, Constraint, HopSpec
-from builder.seeding.facts import Facts, qualifier_time, year_of
+from builder.seeding.facts import Facts, at_time, year_of
 from builder.seeding.options import fact_constraints
 from builder.seeding.realize import article, plain
 from builder.seeding.resolve import base_fits, top
@@ -55,7 +55,7 @@ def holds(facts: Facts, clue: ClueFact, key: str, spec: HopSpec, prev: str | Non
             return False
         want = year_of(clue.value)
         return any(
-            v.value_key == key and year_of(qualifier_time(v, clue.property)) == want
+            v.value_key == key and at_time(v, clue.property, want)
             for v in facts.timed(prev, spec.link)
         )
     group = base_fits(facts, spec, prev)

@@ -40,6 +40,18 @@ def qualifier_time(value: TimedValue, qualifier: str) -> str | None:
     return None
 
 
+def at_time(value: TimedValue, qualifier: str, year: int | None) -> bool:
+    """Whether a time-group value is the version of ``year``: P585 in that year; P580: in
+    force that year (started in or before it, ended after it or not at all); P582: ended
+    that year."""
+    if year is None:
+        return False
+    if qualifier == "P580":
+        start, end = year_of(value.start), year_of(value.end)
+        return start is not None and start <= year and (end is None or year < end)
+    return year_of(qualifier_time(value, qualifier)) == year
+
+
 class Facts:
     """The store plus per-run caches of entities, classes, labels and time groups."""
 

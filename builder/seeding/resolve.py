@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from builder.records.seed import HopSpec
-from builder.seeding.facts import Facts, qualifier_time, year_of
+from builder.seeding.facts import Facts, at_time, year_of
 
 
 def indexable(spec: HopSpec) -> bool:
@@ -48,9 +48,7 @@ def pool(facts: Facts, spec: HopSpec, prev: str | None) -> list[str]:
                 return list(dict.fromkeys(v.value_key for v in timed))
             want = year_of(spec.qualifier_value)
             return list(
-                dict.fromkeys(
-                    v.value_key for v in timed if year_of(qualifier_time(v, spec.qualifier)) == want
-                )
+                dict.fromkeys(v.value_key for v in timed if at_time(v, spec.qualifier, want))
             )
         return facts.value_keys(prev, spec.link)
     exact = [c for c in spec.constraints if c.match == "exact"]

@@ -26,6 +26,11 @@ def test_versions_by_qualifier_year(mini: KnowledgeStore) -> None:
     f = Facts(mini)
     spec = HopSpec(link="P169", qualifier="P580", qualifier_value="+2018-00-00T00:00:00Z")
     assert fits(f, spec, "L:nintendo") == ["L:furukawa"]
+    # P580 reads "in force that year": the term that ends in 2015 is not the 2015 one
+    during = spec.model_copy(update={"qualifier_value": "+2010-00-00T00:00:00Z"})
+    assert fits(f, during, "L:nintendo") == ["L:iwata"]
+    turn = spec.model_copy(update={"qualifier_value": "+2015-00-00T00:00:00Z"})
+    assert fits(f, turn, "L:nintendo") == ["L:kimishima"]
     every = HopSpec(link="P169", any_time=True)
     assert fits(f, every, "L:nintendo") == ["L:furukawa", "L:iwata", "L:kimishima"]
     # best rank only without a qualifier: the preferred (current) value
