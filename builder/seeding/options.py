@@ -242,9 +242,14 @@ def _version_options(facts: Facts, prev: str, pid: str, kind: str) -> list[Optio
                 continue
             if kind == "entity" and not facts.has_label(v.value_key):
                 continue
-            spec = HopSpec(link=pid, qualifier=qual, qualifier_value=getattr(v, attr))
-            if fits(facts, spec, prev) == [v.value_key]:
-                out.append(Option(spec, v.value_key, kind, "version"))
+            when = [getattr(v, attr)]
+            end = year_of(v.end)
+            if qual == "P580" and y > 0 and end is not None and end - y >= 3:
+                when.append(f"+{(y + end) // 2:04d}-00-00T00:00:00Z")  # mid-term as well
+            for time in when:
+                spec = HopSpec(link=pid, qualifier=qual, qualifier_value=time)
+                if fits(facts, spec, prev) == [v.value_key]:
+                    out.append(Option(spec, v.value_key, kind, "version"))
         if out:
             break
     return out
