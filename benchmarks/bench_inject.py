@@ -40,7 +40,7 @@ from builder.kb.store import KnowledgeStore  # noqa: E402
 from builder.records.page import Page  # noqa: E402
 from builder.records.wikidata import Entity  # noqa: E402
 from builder.seeding import generate_seeds  # noqa: E402
-from builder.seeding.generate import topic_order  # noqa: E402
+from builder.seeding.topics import topic_order  # noqa: E402
 from tests.ambiguity import minikb  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "out"
