@@ -84,7 +84,7 @@ def iter_seeds(
     for topic in ranked_first(facts, topic_order(store, domains, seed)):
         rng = random.Random(f"{seed}:{topic}")
         # longer chains leave room for more ambiguous checkpoints; fall back to shorter ones
-        first = hi if rng.random() < 0.5 else rng.randint(lo, hi)
+        first = hi if rng.random() < 0.75 else rng.randint(lo, hi)
         path = None
         for length in range(first, lo - 1, -1):
             path = builder.build(topic, length, rng)
