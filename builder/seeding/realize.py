@@ -1,34 +1,67 @@
 """Question text from hop descriptions: nested multi-hop English from per-relation templates.
 
 A hop's noun phrase nests the previous hop's noun phrase (``the founder of the developer of
-the video game released in 2017``); a hop's goal refers to the previous answer as ``that
-<class>`` so it never names a previous answer.
+the video game released in 2017``). Wording rules, so that nesting stays readable:
+
+* a noun's modifiers are all reduced (``the film directed by X and released in 1994``) or all
+  one relative clause (``the novel that was released in 1961 and won …``), never a mix;
+  ``who`` for people, ``that`` otherwise;
+* a person's occupation constraint is the head noun (``the painter born in 1853``), the
+  constraint is still there, only worded as a noun;
+* a superlative sits next to its noun (``the film with the highest budget directed by X``);
+* when a described phrase would be nested into another described phrase, the question is
+  split: ``Consider <the inner phrase>. Who directed <that film>…?``.
+
+The text is a rendering of the spec, never a simplification of it: every constraint is
+worded. A hop's goal refers to the previous answer as ``that <noun>`` and never names it.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from builder.kb.domains import CLASS_LABELS
 from builder.records.seed import Constraint, HopSpec
 from builder.seeding.facts import HUMAN, Facts, year_of
 from builder.seeding.templates import Templates, load_templates
+from builder.seeding.text import article, capitalize, join_and, join_verbs, plain, the
+
+__all__ = ["Realizer", "article", "plain"]
+
+OCCUPATION = "P106"
+# constraints only people have: a forward hop narrowed by one of them answers a person
+_PERSON_PROPS = frozenset(
+    {"P569", "P570", "P19", "P20", "P106", "P27", "P69", "P102", "P39", "P54", "P1412", "P21"}
+    | {"P26", "P22", "P25", "P184", "P185", "P1050", "P101", "P108"}
+)
+_OF_HEAD = re.compile(r"^(?:the|a|an) ([\w' -]+?) of \{x\}$")
 
 
-def plain(label: str) -> str:
-    """A label without its disambiguator: ``The Last of Us (series)`` → ``The Last of Us``."""
-    return re.sub(r"\s+\([^)]*\)$", "", label) or label
+@dataclass(frozen=True)
+class Modifier:
+    """One fact of a noun: its reduced form ("" when it has none) and its verb phrase."""
+
+    reduced: str
+    verb: str
 
 
-def article(word: str) -> str:
-    return "an" if word[:1].lower() in "aeiou" else "a"
+@dataclass(frozen=True)
+class Phrase:
+    """A rendered noun phrase: ``weight`` counts its modifiers (nested ones too), ``depth``
+    the hops nested in it; ``ref`` is how a later sentence refers back to it."""
+
+    text: str
+    weight: int = 0
+    depth: int = 0
+    ref: str = ""
 
 
 def _fill(template: str, **values: str) -> str:
     out = template
-    if "{a}" in out:
-        out = out.replace("{a}", article(values.get("v", "")))
+    v = values.get("v", "")
+    out = out.replace("{a}", article(v)).replace("{tv}", the(v))
     for key, value in values.items():
         out = out.replace("{" + key + "}", value)
     return out
@@ -53,28 +86,39 @@ class Realizer:
 
     def noun_of(self, entity_id: str, spec: HopSpec | None = None) -> str:
         """``that person`` / ``that <class>`` for referring back to an answer."""
+        if spec is not None and (spec.class_id or self.facts.is_human(entity_id)):
+            noun = self._head(spec)[0] if spec.class_id else "person"
+            return f"that {noun}"
         if self.facts.is_human(entity_id):
             return "that person"
-        if spec is not None and spec.class_id:
-            return f"that {self.class_noun(spec.class_id)}"
         for cls in self.facts.classes(entity_id):
             if cls in CLASS_LABELS or self.facts.has_label(cls):
                 return f"that {self.class_noun(cls)}"
         return "that one"
 
-    def constraint(self, c: Constraint) -> str:
-        rel = self.t.relation(c.property)
-        p = self.plabel(c.property)
-        if c.match == "year":
-            return _fill(rel.in_, p=p, v=str(year_of(c.value)))
-        return _fill(rel.by, p=p, v=plain(c.value_label or self.facts.label(c.value)))
+    # -- facts as words -------------------------------------------------------------------
 
-    def _restrictions(self, spec: HopSpec, x: str) -> list[str]:
-        parts = [self.constraint(c) for c in spec.constraints]
-        if spec.link and spec.link_inverse:
-            # the nested phrase goes last so that its own restrictions do not read as ours
-            parts.append(_fill(self.t.relation(spec.link).by, p=self.plabel(spec.link), v=x))
-        return parts
+    def _value(self, c: Constraint) -> str:
+        if c.match == "year":
+            return str(year_of(c.value))
+        return plain(c.value_label or self.facts.label(c.value))
+
+    def modifier(self, c: Constraint) -> Modifier:
+        rel = self.t.relation(c.property)
+        p, v = self.plabel(c.property), self._value(c)
+        if c.match == "year":
+            return Modifier(_fill(rel.in_ or "", p=p, v=v), _fill(rel.is_in, p=p, v=v))
+        return Modifier(_fill(rel.by or "", p=p, v=v), _fill(rel.is_, p=p, v=v))
+
+    def constraint(self, c: Constraint) -> str:
+        """One constraint as a standalone phrase (used in rationales)."""
+        m = self.modifier(c)
+        return m.reduced or m.verb
+
+    def _link_modifier(self, spec: HopSpec, x: str) -> Modifier:
+        rel = self.t.relation(spec.link)
+        p = self.plabel(spec.link)
+        return Modifier(_fill(rel.by or "", p=p, v=x), _fill(rel.is_, p=p, v=x))
 
     def _qualifier(self, spec: HopSpec) -> str:
         if not spec.qualifier:
@@ -82,71 +126,179 @@ class Realizer:
         tmpl = self.t.qualifiers.get(spec.qualifier, "in {v}")
         return _fill(tmpl, v=str(year_of(spec.qualifier_value)))
 
-    def _class_phrase(self, spec: HopSpec, x: str, lead: str) -> str:
-        adj = ""
-        tail = ""
+    def _head(self, spec: HopSpec) -> tuple[str, list[Constraint]]:
+        """The head noun and the constraints left to word as modifiers: a person's first
+        occupation is the noun itself (``painter``)."""
+        rest = list(spec.constraints)
+        if spec.class_id == HUMAN:
+            for i, c in enumerate(rest):
+                if c.property == OCCUPATION and c.match == "exact":
+                    return self._value(c), rest[:i] + rest[i + 1 :]
+        return self.class_noun(spec.class_id) if spec.class_id else "one", rest
+
+    def _mods(self, spec: HopSpec, x: str, rest: list[Constraint]) -> list[Modifier]:
+        mods = [self.modifier(c) for c in rest]
+        if spec.link and spec.link_inverse:
+            # the nested phrase goes last so that its own modifiers do not read as ours
+            mods.append(self._link_modifier(spec, x))
+        return mods
+
+    def _superlative(self, spec: HopSpec) -> tuple[str, str]:
+        """(adjective before the noun, phrase right after it)."""
         least = spec.criterion_order == "min"
         if spec.criterion:
             phrases = self.t.criterion(spec.criterion)
             most = phrases.least if least else phrases.most
-            tail = " " + _fill(most, p=self.plabel(spec.criterion))
-        elif spec.criteria_options:
+            return "", _fill(most, p=self.plabel(spec.criterion))
+        if spec.criteria_options:
             phrases = self.t.criterion(spec.criteria_options[0])
-            adj = (phrases.vague_least if least else phrases.vague) + " "
-        restr = _join(self._restrictions(spec, x))
-        noun = self.class_noun(spec.class_id) if spec.class_id else "one"
-        if lead == "Which" and (adj or tail):
-            lead = "Which is the"
-        return f"{lead} {adj}{noun}{' ' + restr if restr else ''}{tail}"
+            return (phrases.vague_least if least else phrases.vague), ""
+        return "", ""
+
+    # -- noun phrases and questions ---------------------------------------------------------
+
+    @staticmethod
+    def _pronoun(spec: HopSpec) -> str:
+        human = spec.class_id == HUMAN or any(c.property in _PERSON_PROPS for c in spec.constraints)
+        return "who" if human else "that"
+
+    def _modified(self, noun: str, mods: list[Modifier], pronoun: str) -> str:
+        if not mods:
+            return noun
+        if all(m.reduced for m in mods):
+            return f"{noun} {join_and([m.reduced for m in mods])}"
+        return f"{noun} {pronoun} {join_verbs([m.verb for m in mods])}"
+
+    def _class_np(self, spec: HopSpec, x: str) -> Phrase:
+        noun, rest = self._head(spec)
+        adj, tail = self._superlative(spec)
+        mods = self._mods(spec, x, rest)
+        head = " ".join(w for w in ("the", adj, noun, tail) if w)
+        text = self._modified(head, mods, self._pronoun(spec))
+        return Phrase(text, self._own(spec), 1, f"that {noun}")
+
+    def _of_np(self, spec: HopSpec, x: str) -> Phrase:
+        rel = self.t.relation(spec.link)
+        of = _fill(rel.of, p=self.plabel(spec.link))
+        if spec.qualifier and " of {x}" in of:
+            # the time belongs to the relation: "the head coach in 2021 of <x>"
+            of = of.replace(" of {x}", f" {self._qualifier(spec)} of {{x}}", 1)
+        elif spec.qualifier:
+            of = f"{of} {self._qualifier(spec)}"
+        noun = _ref_noun(_fill(rel.of, p=self.plabel(spec.link)))
+        person = any(c.property in _PERSON_PROPS for c in spec.constraints)
+        if spec.constraints:
+            of = re.sub(r"^(?:a|an) ", "the ", of)
+        mods = [self.modifier(c) for c in spec.constraints]
+        text = _fill(of, x=x)
+        if mods:
+            text = f"{text} {self._pronoun(spec)} {join_verbs([m.verb for m in mods])}"
+        return Phrase(text, self._own(spec), 1, "that person" if person else f"that {noun}")
+
+    def phrase(self, spec: HopSpec, x: str) -> Phrase:
+        if spec.link and not spec.link_inverse:
+            return self._of_np(spec, x)
+        return self._class_np(spec, x)
+
+    @staticmethod
+    def _own(spec: HopSpec) -> int:
+        """How many modifiers a hop adds to the phrase it wraps (an occupation is the noun)."""
+        rest = [c for c in spec.constraints if c.property != OCCUPATION or spec.class_id != HUMAN]
+        extra = int(bool(spec.criterion or spec.criteria_options)) + int(bool(spec.qualifier))
+        return len(rest) + int(spec.link_inverse) + extra
 
     def noun_phrase(self, spec: HopSpec, x: str) -> str:
         """The hop's answer as a noun phrase; ``x`` is the previous hop's noun phrase."""
-        if spec.link and not spec.link_inverse:
-            of = _fill(self.t.relation(spec.link).of, p=self.plabel(spec.link))
-            if spec.qualifier and " of {x}" in of:
-                # the time belongs to the relation: "the head coach from 2021 of <x>"
-                of = of.replace(" of {x}", f" {self._qualifier(spec)} of {{x}}", 1)
-            elif spec.qualifier:
-                of = f"{of} {self._qualifier(spec)}"
-            head = _fill(of, x=x)
-            return " ".join([head, *(self.constraint(c) for c in spec.constraints)])
-        return self._class_phrase(spec, x, "the")
+        return self.phrase(spec, x).text
 
     def ask(self, spec: HopSpec, x: str) -> str:
         """The hop as a question about ``x`` (``that game`` in goals, a noun phrase at the end)."""
-        if spec.link and not spec.link_inverse and not spec.constraints:
-            q = _fill(self.t.relation(spec.link).ask, p=self.plabel(spec.link), x=x)
-            if spec.qualifier:
-                q = q.rstrip("?") + " " + self._qualifier(spec) + "?"
-            return q
         if spec.link and not spec.link_inverse:
-            return f"Which is {self.noun_phrase(spec, x)}?"
-        return self._class_phrase(spec, x, "Which") + "?"
+            rel = self.t.relation(spec.link)
+            if not spec.constraints:
+                q = _fill(rel.ask, p=self.plabel(spec.link), x=x)
+                if spec.qualifier:
+                    q = q.rstrip("?") + " " + self._qualifier(spec) + "?"
+                return q
+            m = _OF_HEAD.match(_fill(rel.of, p=self.plabel(spec.link)))
+            if m and not spec.qualifier:
+                verbs = join_verbs([self.modifier(c).verb for c in spec.constraints])
+                return f"Which {m.group(1)} of {x} {verbs}?"
+            return f"{self._wh(spec)} is {self.noun_phrase(spec, x)}?"
+        noun, rest = self._head(spec)
+        adj, tail = self._superlative(spec)
+        mods = self._mods(spec, x, rest)
+        if adj or not mods:
+            return f"{self._wh(spec)} is {self._class_np(spec, x).text}?"
+        if tail:
+            if all(m.reduced for m in mods) and tail.startswith("with "):
+                reduced = join_and([m.reduced for m in mods])
+                return f"Which {noun} {reduced} has {tail[5:]}?"
+            return f"{self._wh(spec)} is {self._class_np(spec, x).text}?"
+        verbs = join_verbs([m.verb for m in mods])
+        if noun == "person":
+            return f"Who {verbs}?"
+        return f"Which {noun} {verbs}?"
+
+    @staticmethod
+    def _wh(spec: HopSpec) -> str:
+        return "Who" if spec.class_id == HUMAN else "Which"
 
     def goals(self, specs: Sequence[HopSpec], answers: Sequence[str]) -> list[str]:
         """One sub-question per hop; later hops refer to the previous answer's class."""
         out = []
         for i, spec in enumerate(specs):
             ref = self.noun_of(answers[i - 1], specs[i - 1]) if i else ""
-            out.append(_capital(self.ask(spec, ref)))
+            out.append(capitalize(self.ask(spec, ref)))
         return out
 
     def question(self, specs: Sequence[HopSpec]) -> str:
-        """The whole chain as one nested question."""
-        x = ""
-        for spec in specs[:-1]:
-            x = self.noun_phrase(spec, x)
-        return _capital(self.ask(specs[-1], x))
+        """The whole chain as one question; a described phrase that would make the next one
+        too heavy gets its own sentence first (``Consider …, then …. Who …?``)."""
+        intro: list[str] = []
+        x = Phrase("")
+        for i, spec in enumerate(specs):
+            last = i == len(specs) - 1
+            if x.weight and not self._inline(x, spec, last):
+                intro.append(x.text)
+                x = Phrase(x.ref, 0, 0, x.ref)
+            if last:
+                break
+            inner = self.phrase(spec, x.text)
+            x = Phrase(inner.text, x.weight + inner.weight, x.depth + 1, inner.ref)
+        ask = capitalize(self.ask(specs[-1], x.text))
+        if not intro:
+            return ask
+        return capitalize("consider " + ", then ".join(intro) + ".") + " " + ask
+
+    def _inline(self, x: Phrase, spec: HopSpec, last: bool) -> bool:
+        """Whether described phrase ``x`` may be nested into ``spec``'s wording: at most two
+        modifiers in all and three hops deep; the last question may end with a phrase of two
+        (``Which architect was born in the city in Canada on that lake?``)."""
+        total = x.weight + self._own(spec)
+        if total <= 2 and x.depth < 3:
+            return True
+        ends_with_x = spec.link_inverse or self._short_ask(spec)
+        return last and ends_with_x and x.weight <= 2 and x.depth < 2
+
+    def _short_ask(self, spec: HopSpec) -> bool:
+        """Asks that end with the nested phrase (``Who directed <x>?``)."""
+        if not spec.link or spec.link_inverse or spec.constraints or spec.qualifier:
+            return False
+        return self.t.relation(spec.link).ask.endswith("{x}?")
 
 
-def _join(parts: list[str]) -> str:
-    if len(parts) <= 2:
-        return " and ".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+def _ref_noun(of: str) -> str:
+    """The noun a relation's phrase is about: ``the series {x} belongs to`` → ``series``."""
+    m = _OF_HEAD.match(of)
+    if m:
+        return m.group(1)
+    words: list[str] = []
+    for word in of.split()[1:]:
+        if word in _REF_STOP or (words and word.endswith("ed")):
+            break
+        words.append(word)
+    return " ".join(words) or "one"
 
 
-def _capital(text: str) -> str:
-    text = " ".join(text.split())
-    for old, new in ((" the the ", " the "), (" the that ", " that "), (" the The ", " The ")):
-        text = text.replace(old, new)
-    return text[:1].upper() + text[1:]
+_REF_STOP = frozenset({"of", "that", "where", "{x}", "by", "who", "in"})

@@ -15,14 +15,21 @@ TEMPLATE_DIR = Path(__file__).resolve().parents[1] / "prompts" / "templates"
 
 
 class RelationPhrases(BaseModel):
-    """Phrases of one property; ``{x}`` = a noun phrase, ``{v}`` = a value, ``{p}`` = label."""
+    """Phrases of one property; ``{x}`` = a noun phrase, ``{v}`` = a value, ``{p}`` = label.
 
-    model_config = ConfigDict(extra="forbid")
+    ``by``/``in`` are reduced modifiers put right after a noun (``directed by {v}``);
+    ``is``/``is_in`` the same fact as the verb phrase of a relative clause (``was directed by
+    {v}``). A relation without a reduced form says so with ``by: ""`` next to ``is``.
+    """
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     of: str = ""
     ask: str = ""
-    by: str = ""
-    in_: str = Field("", alias="in")
+    by: str | None = None
+    in_: str | None = Field(None, alias="in")
+    is_: str = Field("", alias="is")
+    is_in: str = ""
 
 
 class CriterionPhrases(BaseModel):
@@ -53,12 +60,15 @@ class Templates(BaseModel):
         own = self.relations.get(pid)
         if own is None:
             return self.default
+        d = self.default
         return RelationPhrases.model_validate(
             {
-                "of": own.of or self.default.of,
-                "ask": own.ask or self.default.ask,
-                "by": own.by or self.default.by,
-                "in": own.in_ or self.default.in_,
+                "of": own.of or d.of,
+                "ask": own.ask or d.ask,
+                "by": own.by if own.by is not None else d.by,
+                "in": own.in_ if own.in_ is not None else d.in_,
+                "is": own.is_ or (derive_is(own.by) if own.by else d.is_),
+                "is_in": own.is_in or (derive_is(own.in_) if own.in_ else d.is_in),
             }
         )
 
@@ -69,6 +79,18 @@ class Templates(BaseModel):
             return d
         merged = {k: getattr(own, k) or getattr(d, k) for k in CriterionPhrases.model_fields}
         return CriterionPhrases(**merged)
+
+
+def derive_is(reduced: str) -> str:
+    """The verb phrase of a reduced modifier: ``directed by {v}`` → ``was directed by {v}``,
+    ``in {v}`` → ``is in {v}``. Relations where this guess is wrong set ``is`` themselves."""
+    first = reduced.split(" ", 1)[0]
+    if first in _PREPOSITIONS:
+        return f"is {reduced}"
+    return f"was {reduced}"
+
+
+_PREPOSITIONS = frozenset({"in", "on", "at", "from", "about", "against", "of", "part"})
 
 
 def _load(name: str, directory: Path) -> dict[str, Any]:

@@ -1,10 +1,14 @@
-"""Text matching shared by seeding, injection and the checks."""
+"""Text helpers shared by seeding, injection and the checks: matching and small grammar."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from builder.kb.text import normalize_name
+
+_AUXILIARIES = frozenset({"was", "is", "were", "are", "has", "had"})
+_DETERMINERS = frozenset({"the", "a", "an", "that", "this", "its", "their"})
 
 
 def leaks(text: str, forbidden: Sequence[str]) -> list[str]:
@@ -16,3 +20,50 @@ def leaks(text: str, forbidden: Sequence[str]) -> list[str]:
         if needle and f" {needle} " in hay:
             out.append(item)
     return out
+
+
+def plain(label: str) -> str:
+    """A label without its disambiguator: ``The Last of Us (series)`` → ``The Last of Us``."""
+    return re.sub(r"\s+\([^)]*\)$", "", label) or label
+
+
+def article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def the(name: str) -> str:
+    """A name as it reads after a verb: ``Nobel Prize in Physics`` → ``the Nobel Prize in
+    Physics``; phrases with a determiner and acronyms (``FIFA``) stay as they are."""
+    first = name.split(" ", 1)[0]
+    if not name or first.casefold() in _DETERMINERS or (len(first) > 1 and first.isupper()):
+        return name
+    return f"the {name}"
+
+
+def join_and(parts: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(parts) <= 2:
+        return " and ".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def join_verbs(verbs: Sequence[str]) -> str:
+    """Verb phrases of one subject; a repeated auxiliary is said once (``was released in
+    1994 and directed by X``)."""
+    out: list[str] = []
+    prev = ""
+    for verb in verbs:
+        first, _, rest = verb.partition(" ")
+        if out and first == prev and first in _AUXILIARIES and rest:
+            verb = rest
+        prev = first
+        out.append(verb)
+    return join_and(out)
+
+
+def capitalize(text: str) -> str:
+    """One sentence: single spaces, no doubled determiners, capital first letter."""
+    text = " ".join(text.split())
+    for old, new in ((" the the ", " the "), (" the that ", " that "), (" the The ", " The ")):
+        text = text.replace(old, new)
+    return text[:1].upper() + text[1:]

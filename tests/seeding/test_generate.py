@@ -52,8 +52,8 @@ def test_goals_refer_back_without_naming_previous_answers(mini: KnowledgeStore) 
     assert chain.hops[1].goal == "Who directed that video game?"
     assert chain.hops[2].goal == "Where was that person born?"
     assert chain.question == (
-        "Where was the director of the video game developed by Nintendo EPD, released in "
-        "2017 and in the genre action-adventure born?"
+        "Consider the video game developed by Nintendo EPD, released in 2017 and in the "
+        "action-adventure genre. Where was the director of that video game born?"
     )
     assert chain.hops[0].answer_aliases == ["Breath of the Wild", "BotW"]
 
