@@ -31,12 +31,19 @@ from builder.seeding.text import article, capitalize, join_and, join_verbs, plai
 __all__ = ["Realizer", "article", "plain"]
 
 OCCUPATION = "P106"
+GENDER = "P21"
+# a person's gender is worded in the noun: "the man", "the female painter"
+_GENDER_NOUNS = {"male": ("man", "male"), "female": ("woman", "female")}
 # constraints only people have: a forward hop narrowed by one of them answers a person
 _PERSON_PROPS = frozenset(
     {"P569", "P570", "P19", "P20", "P106", "P27", "P69", "P102", "P39", "P54", "P1412", "P21"}
     | {"P26", "P22", "P25", "P184", "P185", "P1050", "P101", "P108"}
 )
 _OF_HEAD = re.compile(r"^(?:the|a|an) ([\w' -]+?) of \{x\}$")
+# "the organization {x} is a member of": the noun, then what {x} does
+_X_INSIDE = re.compile(r"^the ([\w' -]+?) (?:that )?\{x\} (.+)$")
+# "Which award did {x} receive?": the noun, the auxiliary, the rest
+_WHICH_ASK = re.compile(r"^Which ([\w' -]+?) (is|was|did|does|do|are|were|has|had) \{x\}(.*)\?$")
 
 
 @dataclass(frozen=True)
@@ -61,6 +68,10 @@ class Phrase:
 def _fill(template: str, **values: str) -> str:
     out = template
     v = values.get("v", "")
+    tail = re.search(r"\{t?v\} (\w+)", out)
+    if tail and v.split()[-1:] == [tail.group(1)]:
+        # "in the {v} series" with v = "that video game series"
+        out = out.replace("} " + tail.group(1), "}", 1)
     out = out.replace("{a}", article(v)).replace("{tv}", the(v))
     for key, value in values.items():
         out = out.replace("{" + key + "}", value)
@@ -128,13 +139,21 @@ class Realizer:
 
     def _head(self, spec: HopSpec) -> tuple[str, list[Constraint]]:
         """The head noun and the constraints left to word as modifiers: a person's first
-        occupation is the noun itself (``painter``)."""
+        occupation is the noun itself (``painter``), their gender its adjective or noun."""
         rest = list(spec.constraints)
-        if spec.class_id == HUMAN:
-            for i, c in enumerate(rest):
-                if c.property == OCCUPATION and c.match == "exact":
-                    return self._value(c), rest[:i] + rest[i + 1 :]
-        return self.class_noun(spec.class_id) if spec.class_id else "one", rest
+        if spec.class_id != HUMAN:
+            return self.class_noun(spec.class_id) if spec.class_id else "one", rest
+        noun, adjective = "person", ""
+        for c in list(rest):
+            gender = _GENDER_NOUNS.get(self._value(c)) if c.property == GENDER else None
+            if gender and c.match == "exact" and not adjective:
+                noun, adjective = gender
+                rest.remove(c)
+        for c in rest:
+            if c.property == OCCUPATION and c.match == "exact":
+                rest.remove(c)
+                return " ".join(w for w in (adjective, self._value(c)) if w), rest
+        return noun, rest
 
     def _mods(self, spec: HopSpec, x: str, rest: list[Constraint]) -> list[Modifier]:
         mods = [self.modifier(c) for c in rest]
@@ -178,22 +197,32 @@ class Realizer:
         return Phrase(text, self._own(spec), 1, f"that {noun}")
 
     def _of_np(self, spec: HopSpec, x: str) -> Phrase:
-        rel = self.t.relation(spec.link)
-        of = _fill(rel.of, p=self.plabel(spec.link))
-        if spec.qualifier and " of {x}" in of:
-            # the time belongs to the relation: "the head coach in 2021 of <x>"
-            of = of.replace(" of {x}", f" {self._qualifier(spec)} of {{x}}", 1)
-        elif spec.qualifier:
-            of = f"{of} {self._qualifier(spec)}"
-        noun = _ref_noun(_fill(rel.of, p=self.plabel(spec.link)))
+        of = _fill(self.t.relation(spec.link).of, p=self.plabel(spec.link))
+        noun = _ref_noun(of)
+        if spec.qualifier:
+            # the time belongs to the relation: "the head coach in 2021 of <a described x>"
+            # (after a name or "that <noun>": "the holder of that office in 1972")
+            q = self._qualifier(spec)
+            marker = next((m for m in (" of {x}", " by {x}") if m in of), "")
+            if marker and re.match(r"(?:the|a|an) ", x):
+                of = of.replace(marker, f" {q}{marker}", 1)
+            else:
+                of = f"{of} {q}"
         person = any(c.property in _PERSON_PROPS for c in spec.constraints)
-        if spec.constraints:
-            of = re.sub(r"^(?:a|an) ", "the ", of)
+        ref = "that person" if person else f"that {noun}"
         mods = [self.modifier(c) for c in spec.constraints]
-        text = _fill(of, x=x)
-        if mods:
-            text = f"{text} {self._pronoun(spec)} {join_verbs([m.verb for m in mods])}"
-        return Phrase(text, self._own(spec), 1, "that person" if person else f"that {noun}")
+        if not mods:
+            return Phrase(_fill(of, x=x), self._own(spec), 1, ref)
+        of = re.sub(r"^(?:a|an) ", "the ", of)
+        inner = _X_INSIDE.match(of)
+        if inner:
+            # "the organization founded in 1950 that <x> is a member of"
+            words = self._modified(inner.group(1), mods, self._pronoun(spec))
+            joint = " that " if all(m.reduced for m in mods) else " and that "
+            text = f"the {words}{joint}{x} {inner.group(2)}"
+        else:
+            text = f"{_fill(of, x=x)} {self._pronoun(spec)} {join_verbs([m.verb for m in mods])}"
+        return Phrase(text, self._own(spec), 1, ref)
 
     def phrase(self, spec: HopSpec, x: str) -> Phrase:
         if spec.link and not spec.link_inverse:
@@ -203,7 +232,10 @@ class Realizer:
     @staticmethod
     def _own(spec: HopSpec) -> int:
         """How many modifiers a hop adds to the phrase it wraps (an occupation is the noun)."""
-        rest = [c for c in spec.constraints if c.property != OCCUPATION or spec.class_id != HUMAN]
+        if spec.class_id == HUMAN:
+            rest = [c for c in spec.constraints if c.property not in (OCCUPATION, GENDER)]
+        else:
+            rest = list(spec.constraints)
         extra = int(bool(spec.criterion or spec.criteria_options)) + int(bool(spec.qualifier))
         return len(rest) + int(spec.link_inverse) + extra
 
@@ -220,10 +252,16 @@ class Realizer:
                 if spec.qualifier:
                     q = q.rstrip("?") + " " + self._qualifier(spec) + "?"
                 return q
+            mods = [self.modifier(c) for c in spec.constraints]
+            wh = _WHICH_ASK.match(_fill(rel.ask, p=self.plabel(spec.link)))
+            if wh:
+                # "Which organization founded in 1950 is that country a member of?"
+                words = self._modified(wh.group(1), mods, self._pronoun(spec))
+                when = f" {self._qualifier(spec)}" if spec.qualifier else ""
+                return f"Which {words} {wh.group(2)} {x}{wh.group(3)}{when}?"
             m = _OF_HEAD.match(_fill(rel.of, p=self.plabel(spec.link)))
             if m and not spec.qualifier:
-                verbs = join_verbs([self.modifier(c).verb for c in spec.constraints])
-                return f"Which {m.group(1)} of {x} {verbs}?"
+                return f"Which {m.group(1)} of {x} {join_verbs([m.verb for m in mods])}?"
             return f"{self._wh(spec)} is {self.noun_phrase(spec, x)}?"
         noun, rest = self._head(spec)
         adj, tail = self._superlative(spec)
@@ -301,4 +339,4 @@ def _ref_noun(of: str) -> str:
     return " ".join(words) or "one"
 
 
-_REF_STOP = frozenset({"of", "that", "where", "{x}", "by", "who", "in"})
+_REF_STOP = frozenset({"of", "that", "where", "{x}", "by", "who", "in", "won", "held", "known"})
