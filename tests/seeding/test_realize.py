@@ -1,0 +1,154 @@
+"""Question text on hand-built chains: the natural forms issue 4 asks for."""
+
+from __future__ import annotations
+
+import pytest
+
+from builder.kb.store import KnowledgeStore
+from builder.records.seed import Constraint, HopSpec
+from builder.seeding.facts import Facts
+from builder.seeding.realize import Realizer
+from builder.seeding.text import join_verbs, the
+
+HUMAN, FILM, PAINTING, NOVEL = "Q5", "Q11424", "Q3305213", "L:class-novel"
+
+
+def fact(pid: str, label: str, value: str = "") -> Constraint:
+    return Constraint(property=pid, value=value or f"L:{label}", value_label=label)
+
+
+def year(pid: str, y: int) -> Constraint:
+    return Constraint(property=pid, value=f"+{y}-00-00T00:00:00Z", match="year")
+
+
+@pytest.fixture
+def realizer(mini: KnowledgeStore) -> Realizer:
+    return Realizer(Facts(mini))
+
+
+PAINTER = HopSpec(
+    class_id=HUMAN,
+    constraints=[fact("P106", "painter"), fact("P135", "Post-Impressionism")],
+)
+WIDEST_PAINTING = HopSpec(link="P170", link_inverse=True, class_id=PAINTING, criterion="P2049")
+COLLECTION = HopSpec(link="P195")
+
+
+def test_occupation_is_the_noun_and_superlative_sits_next_to_it(realizer: Realizer) -> None:
+    question = realizer.question([PAINTER, WIDEST_PAINTING, COLLECTION])
+    assert "worked as" not in question and "person" not in question
+    assert question == (
+        "Consider the painter associated with Post-Impressionism. Which collection holds "
+        "the painting with the greatest width created by that painter?"
+    )
+    goals = realizer.goals([PAINTER, WIDEST_PAINTING, COLLECTION], ["L:a", "L:b", "L:c"])
+    assert goals == [
+        "Which painter is associated with Post-Impressionism?",
+        "Which painting created by that painter has the greatest width?",
+        "Which collection holds that painting?",
+    ]
+
+
+def test_one_relative_clause_per_noun_with_who_for_people(realizer: Realizer) -> None:
+    member = HopSpec(
+        class_id=HUMAN,
+        constraints=[year("P569", 1972), fact("P102", "Liberal Party of Canada")],
+    )
+    assert realizer.noun_phrase(member, "") == (
+        "the person who was born in 1972 and is a member of the Liberal Party of Canada"
+    )
+    assert realizer.ask(member, "") == (
+        "Who was born in 1972 and is a member of the Liberal Party of Canada?"
+    )
+    novel = HopSpec(
+        link="P166", link_inverse=True, class_id=NOVEL, constraints=[year("P577", 1961)]
+    )
+    # a fact without a reduced form ("won") turns all of them into one "that" clause
+    assert realizer.noun_phrase(novel, "the Pulitzer Prize for Fiction") == (
+        "the novel that was released in 1961 and won the Pulitzer Prize for Fiction"
+    )
+    assert realizer.ask(novel, "that literary award") == (
+        "Which novel was released in 1961 and won that literary award?"
+    )
+
+
+def test_reduced_modifiers_stay_reduced(realizer: Realizer) -> None:
+    film = HopSpec(class_id=FILM, constraints=[fact("P57", "Bong Joon-ho"), year("P577", 2003)])
+    assert (
+        realizer.noun_phrase(film, "") == "the film directed by Bong Joon-ho and released in 2003"
+    )
+    assert realizer.ask(film, "") == "Which film was directed by Bong Joon-ho and released in 2003?"
+
+
+def test_superlative_question_asks_for_the_ranked_property(realizer: Realizer) -> None:
+    director = HopSpec(
+        class_id=HUMAN,
+        constraints=[fact("P106", "film director"), fact("P19", "New York City")],
+    )
+    biggest = HopSpec(link="P57", link_inverse=True, class_id=FILM, criterion="P2130")
+    winner = HopSpec(link="P166")
+    assert realizer.ask(biggest, "that film director") == (
+        "Which film directed by that film director has the highest budget?"
+    )
+    question = realizer.question([director, biggest, winner])
+    assert "the film director born in New York City" in question
+    assert "the film with the highest budget directed by" in question
+    assert "worked as" not in question
+
+
+def test_long_chains_are_split_into_sentences(realizer: Realizer) -> None:
+    person = HopSpec(
+        class_id=HUMAN,
+        constraints=[fact("P166", "Nobel Prize in Literature"), year("P569", 1899)],
+    )
+    novel = HopSpec(link="P50", link_inverse=True, class_id=NOVEL, constraints=[year("P577", 1952)])
+    award = HopSpec(link="P166")
+    winner = HopSpec(link="P1346", qualifier="P585", qualifier_value="+1953-00-00T00:00:00Z")
+    question = realizer.question([person, novel, award, winner])
+    # no phrase carries more than two facts, and the time qualifier cannot attach to a
+    # nested phrase
+    assert question == (
+        "Consider the person who won the Nobel Prize in Literature and was born in 1899, "
+        "then the award received by the novel released in 1952 and written by that person. "
+        "Who won that award in 1953?"
+    )
+
+
+def test_gender_is_worded_in_the_noun(realizer: Realizer) -> None:
+    monarch = HopSpec(
+        class_id=HUMAN,
+        constraints=[fact("P106", "monarch"), fact("P21", "male"), fact("P27", "Denmark")],
+    )
+    assert realizer.noun_phrase(monarch, "") == "the male monarch from Denmark"
+    man = HopSpec(class_id=HUMAN, constraints=[fact("P21", "female"), year("P569", 1950)])
+    assert realizer.noun_phrase(man, "") == "the woman born in 1950"
+
+
+def test_forward_hop_with_a_fact_asks_about_the_noun(realizer: Realizer) -> None:
+    org = HopSpec(link="P463", constraints=[year("P571", 1949)])
+    assert realizer.ask(org, "that country") == (
+        "Which organization founded in 1949 is that country a member of?"
+    )
+    assert realizer.noun_phrase(org, "that country") == (
+        "the organization founded in 1949 that that country is a member of"
+    )
+
+
+def test_version_time_follows_a_short_referent(realizer: Realizer) -> None:
+    holder = HopSpec(link="P1308", qualifier="P580", qualifier_value="+1972-00-00T00:00:00Z")
+    assert realizer.noun_phrase(holder, "that office") == "the holder of that office in 1972"
+    assert realizer.noun_phrase(holder, "the office held by X") == (
+        "the holder in 1972 of the office held by X"
+    )
+
+
+def test_text_helpers() -> None:
+    assert join_verbs(["was released in 1994", "was directed by X", "won Y"]) == (
+        "was released in 1994, directed by X and won Y"
+    )
+    assert join_verbs(["was born in 1972", "is a member of Z"]) == (
+        "was born in 1972 and is a member of Z"
+    )
+    assert the("Nobel Prize in Physics") == "the Nobel Prize in Physics"
+    assert the("FIFA") == "FIFA" and the("that award") == "that award"
+    assert the("The Booker Prize") == "The Booker Prize"
