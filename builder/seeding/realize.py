@@ -63,6 +63,7 @@ class Phrase:
     weight: int = 0
     depth: int = 0
     ref: str = ""
+    of: bool = False  # built around a relation's "of" phrase (not around a class noun)
 
 
 def _fill(template: str, **values: str) -> str:
@@ -186,7 +187,15 @@ class Realizer:
             return noun
         if all(m.reduced for m in mods):
             return f"{noun} {join_and([m.reduced for m in mods])}"
-        return f"{noun} {pronoun} {join_verbs([m.verb for m in mods])}"
+        return f"{noun} {pronoun} {self._verbs(noun, mods)}"
+
+    @staticmethod
+    def _verbs(noun: str, mods: list[Modifier]) -> str:
+        """The modifiers' verb phrases, in the plural for plural nouns (``Olympic Games``)."""
+        verbs = [m.verb for m in mods]
+        if noun.endswith("Games"):
+            verbs = [_plural(v) for v in verbs]
+        return join_verbs(verbs)
 
     def _class_np(self, spec: HopSpec, x: str) -> Phrase:
         noun, rest = self._head(spec)
@@ -197,8 +206,9 @@ class Realizer:
         return Phrase(text, self._own(spec), 1, f"that {noun}")
 
     def _of_np(self, spec: HopSpec, x: str) -> Phrase:
-        of = _fill(self.t.relation(spec.link).of, p=self.plabel(spec.link))
-        noun = _ref_noun(of)
+        rel = self.t.relation(spec.link)
+        of = _fill(rel.of, p=self.plabel(spec.link))
+        noun = rel.noun or _ref_noun(of)
         if spec.qualifier:
             # the time belongs to the relation: "the head coach in 2021 of <a described x>"
             # (after a name or "that <noun>": "the holder of that office in 1972")
@@ -212,17 +222,18 @@ class Realizer:
         ref = "that person" if person else f"that {noun}"
         mods = [self.modifier(c) for c in spec.constraints]
         if not mods:
-            return Phrase(_fill(of, x=x), self._own(spec), 1, ref)
+            return Phrase(_fill(of, x=x), self._own(spec), 1, ref, of=True)
         of = re.sub(r"^(?:a|an) ", "the ", of)
         inner = _X_INSIDE.match(of)
         if inner:
             # "the organization founded in 1950 that <x> is a member of"
             words = self._modified(inner.group(1), mods, self._pronoun(spec))
-            joint = " that " if all(m.reduced for m in mods) else " and that "
+            rel_pron = "which" if x.startswith("that ") else "that"
+            joint = f" {rel_pron} " if all(m.reduced for m in mods) else f" and {rel_pron} "
             text = f"the {words}{joint}{x} {inner.group(2)}"
         else:
             text = f"{_fill(of, x=x)} {self._pronoun(spec)} {join_verbs([m.verb for m in mods])}"
-        return Phrase(text, self._own(spec), 1, ref)
+        return Phrase(text, self._own(spec), 1, ref, of=True)
 
     def phrase(self, spec: HopSpec, x: str) -> Phrase:
         if spec.link and not spec.link_inverse:
@@ -273,7 +284,7 @@ class Realizer:
                 reduced = join_and([m.reduced for m in mods])
                 return f"Which {noun} {reduced} has {tail[5:]}?"
             return f"{self._wh(spec)} is {self._class_np(spec, x).text}?"
-        verbs = join_verbs([m.verb for m in mods])
+        verbs = self._verbs(noun, mods)
         if noun == "person":
             return f"Who {verbs}?"
         return f"Which {noun} {verbs}?"
@@ -303,7 +314,7 @@ class Realizer:
             if last:
                 break
             inner = self.phrase(spec, x.text)
-            x = Phrase(inner.text, x.weight + inner.weight, x.depth + 1, inner.ref)
+            x = Phrase(inner.text, x.weight + inner.weight, x.depth + 1, inner.ref, inner.of)
         ask = capitalize(self.ask(specs[-1], x.text))
         if not intro:
             return ask
@@ -314,10 +325,23 @@ class Realizer:
         modifiers in all and three hops deep; the last question may end with a phrase of two
         (``Which architect was born in the city in Canada on that lake?``)."""
         total = x.weight + self._own(spec)
+        if spec.link and not spec.link_inverse and spec.constraints:
+            # the facts follow the nested phrase ("the notable work of <x> that was …"),
+            # unless the question's verb comes between ("Which school of <x> was founded …?")
+            simple = x.weight == 0 or (x.weight == 1 and x.depth == 1 and not x.of)
+            return last and simple and self._verb_after_x(spec)
         if total <= 2 and x.depth < 3:
             return True
         ends_with_x = spec.link_inverse or self._short_ask(spec)
         return last and ends_with_x and x.weight <= 2 and x.depth < 2
+
+    def _verb_after_x(self, spec: HopSpec) -> bool:
+        """Whether the ask of a forward hop with facts puts its verb right after ``x``."""
+        rel = self.t.relation(spec.link)
+        p = self.plabel(spec.link)
+        if _WHICH_ASK.match(_fill(rel.ask, p=p)):
+            return True
+        return bool(_OF_HEAD.match(_fill(rel.of, p=p))) and not spec.qualifier
 
     def _short_ask(self, spec: HopSpec) -> bool:
         """Asks that end with the nested phrase (``Who directed <x>?``)."""
@@ -337,6 +361,14 @@ def _ref_noun(of: str) -> str:
             break
         words.append(word)
     return " ".join(words) or "one"
+
+
+_PLURAL = {"is": "are", "was": "were", "has": "have"}
+
+
+def _plural(verb: str) -> str:
+    first, _, rest = verb.partition(" ")
+    return f"{_PLURAL.get(first, first)} {rest}".strip()
 
 
 _REF_STOP = frozenset({"of", "that", "where", "{x}", "by", "who", "in", "won", "held", "known"})

@@ -20,6 +20,7 @@ class RelationPhrases(BaseModel):
     ``by``/``in`` are reduced modifiers put right after a noun (``directed by {v}``);
     ``is``/``is_in`` the same fact as the verb phrase of a relative clause (``was directed by
     {v}``). A relation without a reduced form says so with ``by: ""`` next to ``is``.
+    ``noun`` names the value when a later sentence refers back to it (``that country``).
     """
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
@@ -30,6 +31,7 @@ class RelationPhrases(BaseModel):
     in_: str | None = Field(None, alias="in")
     is_: str = Field("", alias="is")
     is_in: str = ""
+    noun: str = Field("", description="How a later sentence names the value: 'that <noun>'.")
 
 
 class CriterionPhrases(BaseModel):
@@ -69,6 +71,7 @@ class Templates(BaseModel):
                 "in": own.in_ if own.in_ is not None else d.in_,
                 "is": own.is_ or (derive_is(own.by) if own.by else d.is_),
                 "is_in": own.is_in or (derive_is(own.in_) if own.in_ else d.is_in),
+                "noun": own.noun,
             }
         )
 

@@ -130,7 +130,7 @@ def test_forward_hop_with_a_fact_asks_about_the_noun(realizer: Realizer) -> None
         "Which organization founded in 1949 is that country a member of?"
     )
     assert realizer.noun_phrase(org, "that country") == (
-        "the organization founded in 1949 that that country is a member of"
+        "the organization founded in 1949 which that country is a member of"
     )
 
 
