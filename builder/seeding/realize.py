@@ -52,6 +52,9 @@ class Modifier:
 
     reduced: str
     verb: str
+    key: str = ""  # facts of one property merge: "won by A and B"
+    forms: tuple[str, str] = ("", "")  # the two templates, {p} filled, {v}/{tv} not
+    values: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,12 +118,16 @@ class Realizer:
             return str(year_of(c.value))
         return plain(c.value_label or self.facts.label(c.value))
 
-    def modifier(self, c: Constraint) -> Modifier:
-        rel = self.t.relation(c.property)
-        p, v = self.plabel(c.property), self._value(c)
-        if c.match == "year":
-            return Modifier(_fill(rel.in_ or "", p=p, v=v), _fill(rel.is_in, p=p, v=v))
-        return Modifier(_fill(rel.by or "", p=p, v=v), _fill(rel.is_, p=p, v=v))
+    def modifier(self, c: Constraint, class_id: str = "") -> Modifier:
+        rel = self.t.relation(c.property, class_id)
+        year = c.match == "year"
+        forms = (rel.in_ or "", rel.is_in) if year else (rel.by or "", rel.is_)
+        return self._modifier(c.property + c.match, forms, self.plabel(c.property), self._value(c))
+
+    @staticmethod
+    def _modifier(key: str, forms: tuple[str, str], p: str, v: str) -> Modifier:
+        forms = (forms[0].replace("{p}", p), forms[1].replace("{p}", p))
+        return Modifier(_fill(forms[0], v=v), _fill(forms[1], v=v), key, forms, (v,))
 
     def constraint(self, c: Constraint) -> str:
         """One constraint as a standalone phrase (used in rationales)."""
@@ -128,9 +135,9 @@ class Realizer:
         return m.reduced or m.verb
 
     def _link_modifier(self, spec: HopSpec, x: str) -> Modifier:
-        rel = self.t.relation(spec.link)
-        p = self.plabel(spec.link)
-        return Modifier(_fill(rel.by or "", p=p, v=x), _fill(rel.is_, p=p, v=x))
+        rel = self.t.relation(spec.link, spec.class_id)
+        forms = (rel.by or "", rel.is_)
+        return self._modifier(spec.link + "exact", forms, self.plabel(spec.link), x)
 
     def _qualifier(self, spec: HopSpec) -> str:
         if not spec.qualifier:
@@ -157,11 +164,11 @@ class Realizer:
         return noun, rest
 
     def _mods(self, spec: HopSpec, x: str, rest: list[Constraint]) -> list[Modifier]:
-        mods = [self.modifier(c) for c in rest]
+        mods = [self.modifier(c, spec.class_id) for c in rest]
         if spec.link and spec.link_inverse:
             # the nested phrase goes last so that its own modifiers do not read as ours
             mods.append(self._link_modifier(spec, x))
-        return mods
+        return _merged(mods)
 
     def _superlative(self, spec: HopSpec) -> tuple[str, str]:
         """(adjective before the noun, phrase right after it)."""
@@ -179,7 +186,9 @@ class Realizer:
 
     @staticmethod
     def _pronoun(spec: HopSpec) -> str:
-        human = spec.class_id == HUMAN or any(c.property in _PERSON_PROPS for c in spec.constraints)
+        if spec.class_id:
+            return "who" if spec.class_id == HUMAN else "that"
+        human = any(c.property in _PERSON_PROPS for c in spec.constraints)
         return "who" if human else "that"
 
     def _modified(self, noun: str, mods: list[Modifier], pronoun: str) -> str:
@@ -205,8 +214,8 @@ class Realizer:
         text = self._modified(head, mods, self._pronoun(spec))
         return Phrase(text, self._own(spec), 1, f"that {noun}")
 
-    def _of_np(self, spec: HopSpec, x: str) -> Phrase:
-        rel = self.t.relation(spec.link)
+    def _of_np(self, spec: HopSpec, x: str, subject: str) -> Phrase:
+        rel = self.t.relation(spec.link, subject)
         of = _fill(rel.of, p=self.plabel(spec.link))
         noun = rel.noun or _ref_noun(of)
         if spec.qualifier:
@@ -235,9 +244,11 @@ class Realizer:
             text = f"{_fill(of, x=x)} {self._pronoun(spec)} {join_verbs([m.verb for m in mods])}"
         return Phrase(text, self._own(spec), 1, ref, of=True)
 
-    def phrase(self, spec: HopSpec, x: str) -> Phrase:
+    def phrase(self, spec: HopSpec, x: str, subject: str = "") -> Phrase:
+        """The hop as a noun phrase around ``x``; ``subject`` is the class of the previous
+        answer (a painting's inception reads ``the year <x> was painted``)."""
         if spec.link and not spec.link_inverse:
-            return self._of_np(spec, x)
+            return self._of_np(spec, x, subject)
         return self._class_np(spec, x)
 
     @staticmethod
@@ -250,14 +261,14 @@ class Realizer:
         extra = int(bool(spec.criterion or spec.criteria_options)) + int(bool(spec.qualifier))
         return len(rest) + int(spec.link_inverse) + extra
 
-    def noun_phrase(self, spec: HopSpec, x: str) -> str:
+    def noun_phrase(self, spec: HopSpec, x: str, subject: str = "") -> str:
         """The hop's answer as a noun phrase; ``x`` is the previous hop's noun phrase."""
-        return self.phrase(spec, x).text
+        return self.phrase(spec, x, subject).text
 
-    def ask(self, spec: HopSpec, x: str) -> str:
+    def ask(self, spec: HopSpec, x: str, subject: str = "") -> str:
         """The hop as a question about ``x`` (``that game`` in goals, a noun phrase at the end)."""
         if spec.link and not spec.link_inverse:
-            rel = self.t.relation(spec.link)
+            rel = self.t.relation(spec.link, subject)
             if not spec.constraints:
                 q = _fill(rel.ask, p=self.plabel(spec.link), x=x)
                 if spec.qualifier:
@@ -273,7 +284,7 @@ class Realizer:
             m = _OF_HEAD.match(_fill(rel.of, p=self.plabel(spec.link)))
             if m and not spec.qualifier:
                 return f"Which {m.group(1)} of {x} {join_verbs([m.verb for m in mods])}?"
-            return f"{self._wh(spec)} is {self.noun_phrase(spec, x)}?"
+            return f"{self._wh(spec)} is {self.noun_phrase(spec, x, subject)}?"
         noun, rest = self._head(spec)
         adj, tail = self._superlative(spec)
         mods = self._mods(spec, x, rest)
@@ -298,7 +309,8 @@ class Realizer:
         out = []
         for i, spec in enumerate(specs):
             ref = self.noun_of(answers[i - 1], specs[i - 1]) if i else ""
-            out.append(capitalize(self.ask(spec, ref)))
+            subject = specs[i - 1].class_id if i else ""
+            out.append(capitalize(self.ask(spec, ref, subject)))
         return out
 
     def question(self, specs: Sequence[HopSpec]) -> str:
@@ -313,9 +325,10 @@ class Realizer:
                 x = Phrase(x.ref, 0, 0, x.ref)
             if last:
                 break
-            inner = self.phrase(spec, x.text)
+            inner = self.phrase(spec, x.text, specs[i - 1].class_id if i else "")
             x = Phrase(inner.text, x.weight + inner.weight, x.depth + 1, inner.ref, inner.of)
-        ask = capitalize(self.ask(specs[-1], x.text))
+        subject = specs[-2].class_id if len(specs) > 1 else ""
+        ask = capitalize(self.ask(specs[-1], x.text, subject))
         if not intro:
             return ask
         return capitalize("consider " + ", then ".join(intro) + ".") + " " + ask
@@ -364,6 +377,39 @@ def _ref_noun(of: str) -> str:
 
 
 _PLURAL = {"is": "are", "was": "were", "has": "have"}
+
+
+def _merged(mods: list[Modifier]) -> list[Modifier]:
+    """Facts of one property said once: ``won by A and won by B`` → ``won by A and B``; the
+    merged fact takes the later place (a nested phrase stays last)."""
+    out: list[Modifier] = []
+    for m in mods:
+        prev = next((o for o in out if o.key == m.key), None)
+        slots = [_slot(f) for f in (*m.forms, *(prev.forms if prev else ()))]
+        if prev is None or not all(slots) or prev.forms != m.forms:
+            out.append(m)
+            continue
+        values = (*prev.values, *m.values)
+        out.remove(prev)
+        reduced, verb = _fill_all(m.forms[0], values), _fill_all(m.forms[1], values)
+        out.append(Modifier(reduced, verb, m.key, m.forms, values))
+    return out
+
+
+def _slot(form: str) -> str:
+    """The value placeholder a template ends with, if that is its only one ("" if not)."""
+    for slot in ("{tv}", "{v}"):
+        if form.endswith(slot) and form.count("{") == 1:
+            return slot
+    return "" if form else "-"
+
+
+def _fill_all(form: str, values: Sequence[str]) -> str:
+    if not form:
+        return ""
+    slot = _slot(form)
+    parts = [the(v) if slot == "{tv}" else v for v in values]
+    return form[: -len(slot)] + join_and(parts)
 
 
 def _plural(verb: str) -> str:

@@ -53,16 +53,22 @@ class Templates(BaseModel):
     default: RelationPhrases
     qualifiers: dict[str, str]
     relations: dict[str, RelationPhrases]
+    class_relations: dict[str, dict[str, RelationPhrases]] = Field(default_factory=dict)
     fact_clues: dict[str, str]
     qualifier_clues: dict[str, str]
     criterion_default: CriterionPhrases
     criteria: dict[str, CriterionPhrases]
 
-    def relation(self, pid: str) -> RelationPhrases:
+    def relation(self, pid: str, class_id: str = "") -> RelationPhrases:
+        """A property's phrases; ``class_id`` (the subject's class) may word it its own way
+        (a painting is ``painted in``, a company ``founded in``)."""
         own = self.relations.get(pid)
-        if own is None:
-            return self.default
-        d = self.default
+        merged = self.default if own is None else self._merge(own, self.default)
+        special = self.class_relations.get(class_id, {}).get(pid) if class_id else None
+        return merged if special is None else self._merge(special, merged)
+
+    @staticmethod
+    def _merge(own: RelationPhrases, d: RelationPhrases) -> RelationPhrases:
         return RelationPhrases.model_validate(
             {
                 "of": own.of or d.of,
@@ -71,7 +77,7 @@ class Templates(BaseModel):
                 "in": own.in_ if own.in_ is not None else d.in_,
                 "is": own.is_ or (derive_is(own.by) if own.by else d.is_),
                 "is_in": own.is_in or (derive_is(own.in_) if own.in_ else d.is_in),
-                "noun": own.noun,
+                "noun": own.noun or d.noun,
             }
         )
 
@@ -119,6 +125,7 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
             "default": rel["default"],
             "qualifiers": rel.get("qualifiers", {}),
             "relations": rel.get("relations", {}),
+            "class_relations": rel.get("classes", {}),
             "fact_clues": clues.get("fact", {}),
             "qualifier_clues": clues.get("qualifier", {}),
             "criterion_default": crit["default"],

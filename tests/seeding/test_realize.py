@@ -152,3 +152,33 @@ def test_text_helpers() -> None:
     assert the("Nobel Prize in Physics") == "the Nobel Prize in Physics"
     assert the("FIFA") == "FIFA" and the("that award") == "that award"
     assert the("The Booker Prize") == "The Booker Prize"
+
+
+def test_facts_of_one_relation_are_said_once(realizer: Realizer) -> None:
+    award = HopSpec(
+        link="P1346",
+        link_inverse=True,
+        class_id="L:class-literary-award",
+        constraints=[fact("P1346", "The Grapes of Wrath")],
+    )
+    assert realizer.noun_phrase(award, "that novel") == (
+        "the literary award won by The Grapes of Wrath and that novel"
+    )
+    prizes = HopSpec(
+        class_id=HUMAN,
+        constraints=[fact("P166", "Nobel Prize in Physics"), fact("P166", "Copley Medal")],
+    )
+    assert realizer.ask(prizes, "") == "Who won the Nobel Prize in Physics and the Copley Medal?"
+
+
+def test_class_specific_wording(realizer: Realizer) -> None:
+    painting = HopSpec(class_id=PAINTING, constraints=[year("P571", 1889)])
+    assert realizer.noun_phrase(painting, "") == "the painting painted in 1889"
+    company = HopSpec(class_id="Q783794", constraints=[year("P571", 1889)])
+    assert realizer.noun_phrase(company, "") == "the company founded in 1889"
+    inception = HopSpec(link="P571")
+    assert realizer.ask(inception, "that painting", PAINTING) == "When was that painting painted?"
+    goals = realizer.goals([painting, inception], ["L:p", "L:t"])
+    assert goals[1] == "When was that painting painted?"
+    journal = HopSpec(class_id="L:class-academic-journal", constraints=[fact("P101", "physics")])
+    assert realizer.ask(journal, "") == "Which academic journal covers physics?"
