@@ -314,13 +314,36 @@ class Realizer:
         return out
 
     def question(self, specs: Sequence[HopSpec]) -> str:
-        """The whole chain as one question; a described phrase that would make the next one
-        too heavy gets its own sentence first (``Consider …, then …. Who …?``)."""
+        """The whole chain as one question. When nesting every phrase would make one too
+        heavy, some described phrases get a sentence of their own first (``Consider …, then
+        …. Who …?``): the fewest such sentences, then the shortest longest sentence."""
+        best: tuple[int, int, int] | None = None
+        text = ""
+        for mask in range(1 << max(len(specs) - 1, 0)):
+            sentences = self._sentences(specs, mask, strict=True)
+            if sentences is None:
+                continue
+            key = (bin(mask).count("1"), max(len(t.split()) for t in sentences), mask)
+            if best is None or key < best:
+                best, text = key, _compose(sentences)
+        return text or _compose(self._sentences(specs, 0, strict=False) or [])
+
+    def _sentences(self, specs: Sequence[HopSpec], mask: int, strict: bool) -> list[str] | None:
+        """Intro phrases and the question when the phrase of hop ``i`` gets its own sentence
+        for every bit ``i`` of ``mask``; None when a split is pointless or a nesting too heavy
+        (``strict``; otherwise a too heavy nesting is split where it happens)."""
         intro: list[str] = []
         x = Phrase("")
         for i, spec in enumerate(specs):
             last = i == len(specs) - 1
-            if x.weight and not self._inline(x, spec, last):
+            split = bool(i and mask >> (i - 1) & 1)
+            if split and not x.weight:
+                return None
+            if x.weight and not split and not self._inline(x, spec, last):
+                if strict:
+                    return None
+                split = True
+            if split:
                 intro.append(x.text)
                 x = Phrase(x.ref, 0, 0, x.ref)
             if last:
@@ -328,25 +351,23 @@ class Realizer:
             inner = self.phrase(spec, x.text, specs[i - 1].class_id if i else "")
             x = Phrase(inner.text, x.weight + inner.weight, x.depth + 1, inner.ref, inner.of)
         subject = specs[-2].class_id if len(specs) > 1 else ""
-        ask = capitalize(self.ask(specs[-1], x.text, subject))
-        if not intro:
-            return ask
-        return capitalize("consider " + ", then ".join(intro) + ".") + " " + ask
+        return [*intro, self.ask(specs[-1], x.text, subject)]
 
     def _inline(self, x: Phrase, spec: HopSpec, last: bool) -> bool:
         """Whether described phrase ``x`` may be nested into ``spec``'s wording: at most two
-        modifiers in all and three hops deep; the last question may end with a phrase of two
-        (``Which architect was born in the city in Canada on that lake?``)."""
+        modifiers in all (three when ``x`` has one) and three hops deep; a question that ends
+        with ``x`` may take more (``Which collection holds the widest painting created by the
+        painter associated with Post-Impressionism?``)."""
         total = x.weight + self._own(spec)
         if spec.link and not spec.link_inverse and spec.constraints:
             # the facts follow the nested phrase ("the notable work of <x> that was …"),
             # unless the question's verb comes between ("Which school of <x> was founded …?")
             simple = x.weight == 0 or (x.weight == 1 and x.depth == 1 and not x.of)
             return last and simple and self._verb_after_x(spec)
-        if total <= 2 and x.depth < 3:
+        if (total <= 2 or (total == 3 and x.weight == 1)) and x.depth < 3:
             return True
         ends_with_x = spec.link_inverse or self._short_ask(spec)
-        return last and ends_with_x and x.weight <= 2 and x.depth < 2
+        return last and ends_with_x and x.weight <= 3 and x.depth <= 2
 
     def _verb_after_x(self, spec: HopSpec) -> bool:
         """Whether the ask of a forward hop with facts puts its verb right after ``x``."""
@@ -377,6 +398,15 @@ def _ref_noun(of: str) -> str:
 
 
 _PLURAL = {"is": "are", "was": "were", "has": "have"}
+
+
+def _compose(sentences: Sequence[str]) -> str:
+    """``Consider A, then B. <question>``."""
+    *intro, ask = sentences
+    if not intro:
+        return capitalize(ask)
+    head = "consider " + ", then ".join(intro)
+    return capitalize(head if head.endswith(".") else head + ".") + " " + capitalize(ask)
 
 
 def _merged(mods: list[Modifier]) -> list[Modifier]:

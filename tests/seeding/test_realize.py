@@ -38,8 +38,13 @@ def test_occupation_is_the_noun_and_superlative_sits_next_to_it(realizer: Realiz
     question = realizer.question([PAINTER, WIDEST_PAINTING, COLLECTION])
     assert "worked as" not in question and "person" not in question
     assert question == (
-        "Consider the painter associated with Post-Impressionism. Which collection holds "
-        "the painting with the greatest width created by that painter?"
+        "Which collection holds the painting with the greatest width created by the painter "
+        "associated with Post-Impressionism?"
+    )
+    weak = WIDEST_PAINTING.model_copy(update={"criterion": "", "criteria_options": ["P2049"]})
+    assert realizer.question([PAINTER, weak, COLLECTION]) == (
+        "Which collection holds the widest painting created by the painter associated with "
+        "Post-Impressionism?"
     )
     goals = realizer.goals([PAINTER, WIDEST_PAINTING, COLLECTION], ["L:a", "L:b", "L:c"])
     assert goals == [
@@ -109,8 +114,8 @@ def test_long_chains_are_split_into_sentences(realizer: Realizer) -> None:
     # nested phrase
     assert question == (
         "Consider the person who won the Nobel Prize in Literature and was born in 1899, "
-        "then the award received by the novel released in 1952 and written by that person. "
-        "Who won that award in 1953?"
+        "then the novel released in 1952 and written by that person. "
+        "Who won the award received by that novel in 1953?"
     )
 
 
