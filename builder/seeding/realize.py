@@ -304,12 +304,16 @@ class Realizer:
     def _wh(spec: HopSpec) -> str:
         return "Who" if spec.class_id == HUMAN else "Which"
 
+    def _class_of(self, entity_id: str) -> str:
+        """The entity's nearest class with a name of its own (for class-specific wording)."""
+        return next((c for c in self.facts.classes(entity_id) if c in CLASS_LABELS), "")
+
     def goals(self, specs: Sequence[HopSpec], answers: Sequence[str]) -> list[str]:
         """One sub-question per hop; later hops refer to the previous answer's class."""
         out = []
         for i, spec in enumerate(specs):
             ref = self.noun_of(answers[i - 1], specs[i - 1]) if i else ""
-            subject = specs[i - 1].class_id if i else ""
+            subject = (specs[i - 1].class_id or self._class_of(answers[i - 1])) if i else ""
             out.append(capitalize(self.ask(spec, ref, subject)))
         return out
 

@@ -49,14 +49,20 @@ def join_and(parts: Sequence[str]) -> str:
 
 def join_verbs(verbs: Sequence[str]) -> str:
     """Verb phrases of one subject; a repeated auxiliary is said once (``was released in
-    1994 and directed by X``)."""
+    1994 and directed by X``), and so is a repeated verb with its preposition (``died in
+    1923 and in Munich``)."""
     out: list[str] = []
-    prev = ""
+    prev: list[str] = []
     for verb in verbs:
-        first, _, rest = verb.partition(" ")
-        if out and first == prev and first in _AUXILIARIES and rest:
-            verb = rest
-        prev = first
+        words = verb.split()
+        shared = 0
+        while shared < min(len(words) - 1, len(prev)) and words[shared] == prev[shared]:
+            shared += 1
+        if out and shared >= 2:
+            verb = " ".join(words[shared - 1 :])  # the preposition stays: "and in Munich"
+        elif out and shared == 1 and words[0] in _AUXILIARIES:
+            verb = " ".join(words[1:])
+        prev = words
         out.append(verb)
     return join_and(out)
 
