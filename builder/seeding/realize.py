@@ -363,6 +363,9 @@ class Realizer:
         with ``x`` may take more (``Which collection holds the widest painting created by the
         painter associated with Post-Impressionism?``)."""
         total = x.weight + self._own(spec)
+        if x.of and not self._ends_with_x(spec, last):
+            # "the city where <the organization … which that country is a member of> is …"
+            return False
         if spec.link and not spec.link_inverse and spec.constraints:
             # the facts follow the nested phrase ("the notable work of <x> that was …"),
             # unless the question's verb comes between ("Which school of <x> was founded …?")
@@ -372,6 +375,15 @@ class Realizer:
             return True
         ends_with_x = spec.link_inverse or self._short_ask(spec)
         return last and ends_with_x and x.weight <= 3 and x.depth <= 2
+
+    def _ends_with_x(self, spec: HopSpec, last: bool) -> bool:
+        """Whether ``spec``'s wording ends with the nested phrase."""
+        if spec.link_inverse:
+            return True
+        if last:
+            return self._short_ask(spec)
+        rel = self.t.relation(spec.link)
+        return not spec.constraints and rel.of.endswith("{x}")
 
     def _verb_after_x(self, spec: HopSpec) -> bool:
         """Whether the ask of a forward hop with facts puts its verb right after ``x``."""
