@@ -229,12 +229,18 @@ class Realizer:
                 of = f"{of} {q}"
         person = any(c.property in _PERSON_PROPS for c in spec.constraints)
         ref = "that person" if person else f"that {noun}"
-        mods = [self.modifier(c) for c in spec.constraints]
+        mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
         if not mods:
             return Phrase(_fill(of, x=x), self._own(spec), 1, ref, of=True)
         of = re.sub(r"^(?:a|an) ", "the ", of)
         inner = _X_INSIDE.match(of)
-        if inner:
+        last = None if spec.qualifier else _x_last(of)
+        if last:
+            # "the collection that was founded in 1915 and holds <x>"
+            noun_words, link = last
+            link_mod = Modifier(_fill(link.reduced, x=x), _fill(link.verb, x=x))
+            text = "the " + self._modified(noun_words, [*mods, link_mod], self._pronoun(spec))
+        elif inner:
             # "the organization founded in 1950 that <x> is a member of"
             words = self._modified(inner.group(1), mods, self._pronoun(spec))
             rel_pron = "which" if x.startswith("that ") else "that"
@@ -274,13 +280,18 @@ class Realizer:
                 if spec.qualifier:
                     q = q.rstrip("?") + " " + self._qualifier(spec) + "?"
                 return q
-            mods = [self.modifier(c) for c in spec.constraints]
+            mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
             wh = _WHICH_ASK.match(_fill(rel.ask, p=self.plabel(spec.link)))
             if wh:
                 # "Which organization founded in 1950 is that country a member of?"
                 words = self._modified(wh.group(1), mods, self._pronoun(spec))
                 when = f" {self._qualifier(spec)}" if spec.qualifier else ""
                 return f"Which {words} {wh.group(2)} {x}{wh.group(3)}{when}?"
+            last = None if spec.qualifier else _x_last(_fill(rel.of, p=self.plabel(spec.link)))
+            if last:
+                # "Which collection was founded in 1915 and holds that painting?"
+                verbs = join_verbs([*(m.verb for m in mods), _fill(last[1].verb, x=x)])
+                return f"Which {last[0]} {verbs}?"
             m = _OF_HEAD.match(_fill(rel.of, p=self.plabel(spec.link)))
             if m and not spec.qualifier:
                 return f"Which {m.group(1)} of {x} {join_verbs([m.verb for m in mods])}?"
@@ -366,7 +377,7 @@ class Realizer:
         if x.of and not self._ends_with_x(spec, last):
             # "the city where <the organization … which that country is a member of> is …"
             return False
-        if spec.link and not spec.link_inverse and spec.constraints:
+        if spec.link and not spec.link_inverse and spec.constraints and not self._x_last(spec):
             # the facts follow the nested phrase ("the notable work of <x> that was …"),
             # unless the question's verb comes between ("Which school of <x> was founded …?")
             simple = x.weight == 0 or (x.weight == 1 and x.depth == 1 and not x.of)
@@ -383,7 +394,12 @@ class Realizer:
         if last:
             return self._short_ask(spec)
         rel = self.t.relation(spec.link)
-        return not spec.constraints and rel.of.endswith("{x}")
+        return rel.of.endswith("{x}") and (not spec.constraints or self._x_last(spec))
+
+    def _x_last(self, spec: HopSpec) -> bool:
+        """Whether a forward hop's facts can be worded before the nested phrase."""
+        of = _fill(self.t.relation(spec.link).of, p=self.plabel(spec.link))
+        return not spec.qualifier and _x_last(of) is not None
 
     def _verb_after_x(self, spec: HopSpec) -> bool:
         """Whether the ask of a forward hop with facts puts its verb right after ``x``."""
@@ -414,6 +430,23 @@ def _ref_noun(of: str) -> str:
 
 
 _PLURAL = {"is": "are", "was": "were", "has": "have"}
+
+
+_THAT_X = re.compile(r"^(?:the|a|an) ([\w' -]+?) that (\w.* \{x\})$")
+_BY_X = re.compile(r"^(?:the|a|an) ([\w' -]+?) (\w+) by \{x\}$")
+
+
+def _x_last(of: str) -> tuple[str, Modifier] | None:
+    """A relation phrase that ends with ``{x}`` after a verb, split into its noun and that
+    verb: ``the collection that holds {x}`` → (collection, holds {x}); ``the award received
+    by {x}`` → (award, received by {x} / was received by {x})."""
+    m = _THAT_X.match(of)
+    if m:
+        return m.group(1), Modifier("", m.group(2))
+    m = _BY_X.match(of)
+    if m:
+        return m.group(1), Modifier(f"{m.group(2)} by {{x}}", f"was {m.group(2)} by {{x}}")
+    return None
 
 
 def _compose(sentences: Sequence[str]) -> str:

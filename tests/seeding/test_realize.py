@@ -188,3 +188,18 @@ def test_class_specific_wording(realizer: Realizer) -> None:
     assert goals[1] == "When was that painting painted?"
     journal = HopSpec(class_id="L:class-academic-journal", constraints=[fact("P101", "physics")])
     assert realizer.ask(journal, "") == "Which academic journal covers physics?"
+
+
+def test_forward_hop_facts_go_before_a_final_nested_phrase(realizer: Realizer) -> None:
+    holder = HopSpec(link="P195", constraints=[year("P571", 1915)])
+    assert realizer.ask(holder, "that painting") == (
+        "Which collection was founded in 1915 and holds that painting?"
+    )
+    nested = "the painting created by the painter born in Delft"
+    assert realizer.noun_phrase(holder, nested) == (
+        f"the collection that was founded in 1915 and holds {nested}"
+    )
+    work = HopSpec(link="P800", constraints=[year("P571", 1889)])
+    assert realizer.ask(work, "that painter") == (
+        "Which notable work of that painter was created in 1889?"
+    )
