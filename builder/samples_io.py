@@ -8,7 +8,6 @@ a file behind.
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -49,14 +48,16 @@ def _field_path(loc: tuple[int | str, ...]) -> str:
 def read_jsonl(path: Path | str, model: type[R], *, what: str) -> Iterator[R]:
     """Yield one ``model`` per non-blank line of ``path``.
 
-    Raises :class:`InputError` naming ``file:line`` and the field path of the first problem.
+    Each line is parsed and validated in one step (``model_validate_json``, much faster than
+    ``json.loads`` + ``model_validate``). Raises :class:`InputError` naming ``file:line`` and
+    the field path of the first problem.
     """
     p = Path(path)
     if not p.exists():
         raise InputError(
             f"no such {what} file",
             path=p,
-            hint=f"check the path, or create it with the stage that writes {what}s",
+            hint="check the path, or create the file with the stage that writes it",
         )
     with p.open(encoding="utf-8") as fh:
         for lineno, raw in enumerate(fh, start=1):
@@ -64,18 +65,16 @@ def read_jsonl(path: Path | str, model: type[R], *, what: str) -> Iterator[R]:
             if not line:
                 continue
             try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(
-                    f"not valid JSON ({exc.msg} at column {exc.colno})",
-                    path=p,
-                    line=lineno,
-                    hint=f"each line must be one JSON object (a {what} record)",
-                ) from None
-            try:
-                yield model.model_validate(data)
+                yield model.model_validate_json(line)
             except ValidationError as exc:
                 err = exc.errors()[0]
+                if err["type"] == "json_invalid":
+                    raise InputError(
+                        f"not valid JSON ({err['msg']})",
+                        path=p,
+                        line=lineno,
+                        hint=f"each line must be one JSON object (a {what} record)",
+                    ) from None
                 field = _field_path(tuple(err["loc"]))
                 more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
                 raise InputError(

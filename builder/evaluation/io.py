@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from builder.errors import InputError
 from builder.records.sample import Sample
 from builder.records.trajectory import Trajectory
-from builder.samples_io import read_samples
+from builder.samples_io import read_jsonl, read_samples
 
 
 def _field(exc: ValidationError) -> str:
@@ -84,32 +84,7 @@ def load_dataset_bulk(path: Path | str) -> list[Sample]:
 
 def iter_trajectories(path: Path | str) -> Iterator[Trajectory]:
     """Trajectories in file order; a bad line is an error naming file:line and field."""
-    p = Path(path)
-    if not p.exists():
-        raise InputError("no such trajectories file", path=p, hint="write it with `eval run`")
-    with p.open(encoding="utf-8") as fh:
-        for lineno, raw in enumerate(fh, start=1):
-            line = raw.strip()
-            if not line:
-                continue
-            try:
-                yield Trajectory.model_validate_json(line)
-            except ValidationError as exc:
-                err = exc.errors()[0]
-                if err["type"] == "json_invalid":
-                    raise InputError(
-                        f"not valid JSON ({err['msg']})",
-                        path=p,
-                        line=lineno,
-                        hint="each line must be one trajectory object (see docs/evaluation.md)",
-                    ) from None
-                raise InputError(
-                    f"not a trajectory: {err['msg']}",
-                    path=p,
-                    line=lineno,
-                    field=_field(exc),
-                    hint="see the trajectory format in docs/evaluation.md",
-                ) from None
+    return read_jsonl(path, Trajectory, what="trajectory")
 
 
 @contextmanager

@@ -37,11 +37,11 @@ def test_trajectory_reader_errors(tmp_path: Path) -> None:
     p.write_text('{"sample_id": "a"}\n\n{"sample_id": "b", "events": [{"type": "ask"}]}\n')
     with pytest.raises(InputError) as info:
         list(iter_trajectories(p))
-    assert "t.jsonl:3" in str(info.value) and "events.0.ask.question" in str(info.value)
+    assert "t.jsonl:3" in str(info.value) and "events[0].ask.question" in str(info.value)
     p.write_text('{"sample_id": "a"}\n{"sample_id": \n')
     with pytest.raises(InputError, match=r"t.jsonl:2.*not valid JSON"):
         list(iter_trajectories(p))
-    with pytest.raises(InputError, match="no such trajectories file"):
+    with pytest.raises(InputError, match="no such trajectory file"):
         list(iter_trajectories(tmp_path / "missing.jsonl"))
 
 
