@@ -195,7 +195,7 @@ class Realizer:
         if not mods:
             return noun
         if all(m.reduced for m in mods):
-            return f"{noun} {join_and([m.reduced for m in mods])}"
+            return f"{noun} {join_verbs([m.reduced for m in mods])}"
         return f"{noun} {pronoun} {self._verbs(noun, mods)}"
 
     @staticmethod
@@ -303,7 +303,7 @@ class Realizer:
             return f"{self._wh(spec)} is {self._class_np(spec, x).text}?"
         if tail:
             if all(m.reduced for m in mods) and tail.startswith("with "):
-                reduced = join_and([m.reduced for m in mods])
+                reduced = join_verbs([m.reduced for m in mods])
                 return f"Which {noun} {reduced} has {tail[5:]}?"
             return f"{self._wh(spec)} is {self._class_np(spec, x).text}?"
         verbs = self._verbs(noun, mods)
