@@ -43,7 +43,7 @@ def test_occupation_is_the_noun_and_superlative_sits_next_to_it(realizer: Realiz
     )
     weak = WIDEST_PAINTING.model_copy(update={"criterion": "", "criteria_options": ["P2049"]})
     assert realizer.question([PAINTER, weak, COLLECTION]) == (
-        "Which collection holds the widest painting created by the painter associated with "
+        "Which collection holds the biggest painting created by the painter associated with "
         "Post-Impressionism?"
     )
     goals = realizer.goals([PAINTER, WIDEST_PAINTING, COLLECTION], ["L:a", "L:b", "L:c"])
