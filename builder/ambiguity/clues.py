@@ -25,7 +25,8 @@ def _fill(template: str, **values: str) -> str:
         template = template.replace("{a}", article(values.get("v", "")))
     for key, value in values.items():
         template = template.replace("{" + key + "}", value)
-    return template
+    # A label ending in a full stop ("Washington, D.C.") at the end of a sentence.
+    return template.replace("..", ".")
 
 
 def render(facts: Facts, clue: ClueFact, templates: Templates | None = None) -> str:
