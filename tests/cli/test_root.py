@@ -36,10 +36,10 @@ def test_schema_writes_valid_json_schemas(tmp_path: Path):
 def test_secrets_never_show_in_settings_repr(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-abcdefghijklmnopqrstuv")
     monkeypatch.setenv("LABEL_STUDIO_API_KEY", "ls-token-1234567890")
-    monkeypatch.setenv("HF_TOKEN", "hf_abcdefghijklmnopqrstuvwxyz0123")
+    monkeypatch.setenv("HF_TOKEN", "hf_fake_token_for_tests_only")
     settings = Settings()
     text = repr(settings) + str(settings.model_dump()) + settings.model_dump_json()
-    for secret in ("sk-test-abcdefghijklmnopqrstuv", "ls-token-1234567890", "hf_abcdefghij"):
+    for secret in ("sk-test-abcdefghijklmnopqrstuv", "ls-token-1234567890", "hf_fake_token"):
         assert secret not in text
     assert settings.openai_api_key is not None
     assert settings.openai_api_key.get_secret_value() == "sk-test-abcdefghijklmnopqrstuv"
