@@ -37,22 +37,39 @@ def _shares(counts: Counter[str], keys: Iterable[str], total: int) -> dict[str, 
     }
 
 
+class Table1Counter:
+    """Counts Table 1 one sample at a time, so callers that stream (the export) need not
+    hold every sample in memory."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.types: Counter[str] = Counter()
+        self.difficulty: Counter[str] = Counter()
+        self.domains: Counter[str] = Counter()
+        self.hops: Counter[str] = Counter()
+
+    def add(self, sample: Sample) -> None:
+        self.n += 1
+        self.types.update(cp.ambiguity_type for cp in sample.checkpoints if cp.ambiguous)
+        self.difficulty[str(sample.difficulty)] += 1
+        self.domains[str(sample.domain)] += 1
+        self.hops[str(len(sample.checkpoints))] += 1
+
+    def result(self) -> Table1Stats:
+        n, inst = self.n, sum(self.types.values())
+        return Table1Stats(
+            samples=n,
+            instances=inst,
+            instances_per_sample=round(inst / n, 2) if n else 0.0,
+            difficulty=_shares(self.difficulty, ("easy", "medium", "hard"), n),
+            types=_shares(self.types, AMBIGUITY_TYPES, inst),
+            domains=_shares(self.domains, DOMAINS, n),
+            hops=_shares(self.hops, sorted(self.hops), n),
+        )
+
+
 def table1(samples: Iterable[Sample]) -> Table1Stats:
-    items = list(samples)
-    n = len(items)
-    types: Counter[str] = Counter(
-        cp.ambiguity_type for s in items for cp in s.checkpoints if cp.ambiguous
-    )
-    inst = sum(types.values())
-    diff: Counter[str] = Counter(str(s.difficulty) for s in items)
-    dom: Counter[str] = Counter(str(s.domain) for s in items)
-    hops = Counter(str(len(s.checkpoints)) for s in items)
-    return Table1Stats(
-        samples=n,
-        instances=inst,
-        instances_per_sample=round(inst / n, 2) if n else 0.0,
-        difficulty=_shares(diff, ("easy", "medium", "hard"), n),
-        types=_shares(types, AMBIGUITY_TYPES, inst),
-        domains=_shares(dom, DOMAINS, n),
-        hops=_shares(hops, sorted(hops), n),
-    )
+    counter = Table1Counter()
+    for sample in samples:
+        counter.add(sample)
+    return counter.result()

@@ -18,9 +18,8 @@ from huggingface_hub import DatasetCardData
 from pydantic import BaseModel
 
 from builder import __version__
+from builder.ambiguity.stats import Table1Counter
 from builder.records.sample import (
-    AMBIGUITY_TYPES,
-    DOMAINS,
     Candidate,
     Checkpoint,
     Evidence,
@@ -33,26 +32,16 @@ TEMPLATE_DIR = Path(__file__).resolve().parents[1] / "templates"
 
 
 class CardStats:
-    """Table 1 counts and review figures, accumulated one sample at a time."""
+    """Table 1 counts (the samples stage's counter) plus review figures, one sample at a time."""
 
     def __init__(self) -> None:
-        self.samples = 0
-        self.instances = 0
-        self.difficulty: Counter[str] = Counter()
-        self.types: Counter[str] = Counter()
-        self.domains: Counter[str] = Counter()
+        self.table1 = Table1Counter()
         self.review_status: Counter[str] = Counter()
         self.agreements: list[float] = []
         self.snapshot: set[str] = set()
 
     def add(self, sample: Sample) -> None:
-        self.samples += 1
-        self.difficulty[sample.difficulty] += 1
-        self.domains[sample.domain] += 1
-        for cp in sample.checkpoints:
-            if cp.ambiguous:
-                self.instances += 1
-                self.types[cp.ambiguity_type] += 1
+        self.table1.add(sample)
         self.review_status[sample.review.status] += 1
         if sample.review.agreement is not None:
             self.agreements.append(sample.review.agreement)
@@ -60,24 +49,27 @@ class CardStats:
         if prov.snapshot_id:
             self.snapshot.add(f"{prov.snapshot_id} {prov.snapshot_version}".strip())
 
+    @property
+    def samples(self) -> int:
+        return self.table1.n
+
     def table(self) -> list[tuple[str, str, int, str]]:
         """Rows (group, key, count, share%) in the paper's Table 1 order."""
-        rows: list[tuple[str, str, int, str]] = []
+        t1 = self.table1.result()
 
         def pct(n: int, d: int) -> str:
             return f"{100 * n / d:.1f}%" if d else "-"
 
-        for key in ("easy", "medium", "hard"):
-            rows.append(
-                ("difficulty", key, self.difficulty[key], pct(self.difficulty[key], self.samples))
-            )
-        for key in AMBIGUITY_TYPES:
-            rows.append(
-                ("ambiguity type", key, self.types[key], pct(self.types[key], self.instances))
-            )
-        for key in DOMAINS:
-            rows.append(("domain", key, self.domains[key], pct(self.domains[key], self.samples)))
-        return rows
+        groups = (
+            ("difficulty", t1.difficulty, t1.samples),
+            ("ambiguity type", t1.types, t1.instances),
+            ("domain", t1.domains, t1.samples),
+        )
+        return [
+            (group, key, share.count, pct(share.count, total))
+            for group, shares, total in groups
+            for key, share in shares.items()
+        ]
 
 
 def _size_category(n: int) -> str:
@@ -161,6 +153,7 @@ def write_card(
     body = env.get_template("dataset_card.md.j2").render(
         pretty_name=pretty_name,
         stats=stats,
+        table1=stats.table1.result(),
         table=stats.table(),
         counts=counts,
         canary=canary,
