@@ -122,7 +122,8 @@ def _snapshot_files(kb_dir: Path) -> list[Path]:
                 path=path,
                 hint="run `python seeds/kb/build.py` to regenerate the bundled snapshot",
             )
-    return files
+    meta = kb_dir / "snapshot.json"  # optional; the importer records its id and version
+    return [*files, meta] if meta.exists() else files
 
 
 def step_import(runner: BuildRunner, opts: BuildOptions) -> None:
@@ -131,18 +132,13 @@ def step_import(runner: BuildRunner, opts: BuildOptions) -> None:
     from builder.kb.store import KnowledgeStore
 
     files = _snapshot_files(opts.kb_dir)
-    meta_path = opts.kb_dir / "snapshot.json"
-    meta: dict[str, str] = json.loads(meta_path.read_text()) if meta_path.exists() else {}
-    key = fingerprint("import", file_digest(files), meta)
+    key = fingerprint("import", file_digest(files))
 
     def run() -> str:
         for suffix in ("", "-wal", "-shm"):
             Path(f"{runner.ws.kb_path}{suffix}").unlink(missing_ok=True)
         with KnowledgeStore.open(runner.ws.kb_path) as store:
             report = import_paths(store, files, progress=opts.progress)
-            for k in ("snapshot_id", "snapshot_version"):
-                if meta.get(k):
-                    store.set_meta(k, meta[k])
         return f"{report.imported} entities, {report.pages} pages, {report.bad_count} bad"
 
     runner.step("import", key, [runner.ws.kb_path], run, lambda: "snapshot unchanged")
