@@ -66,6 +66,46 @@ class Evidence(_Record):
     snippet: str = Field(description="A sentence of the page that states the fact.")
 
 
+CertificateBasis = Literal["single_value", "complete_set", "live_count", ""]
+
+
+class Certificate(_Record):
+    """Why a checkpoint's description has exactly the answers it claims in the real world.
+
+    A description is evaluated over a set known to be complete in the real world (one value
+    per subject, a declared-complete list, or a count over all of Wikidata); ``matches`` and
+    ``clue_matches`` are computed over that set. ``discobench validate`` re-computes both.
+    """
+
+    basis: CertificateBasis = Field(
+        "",
+        description="single_value (the property has one value per subject), complete_set (a "
+        "set declared complete in the snapshot) or live_count (counted over all of Wikidata).",
+    )
+    source: str = Field(
+        "", description="The property id, the completeness declaration's id, or the SPARQL query."
+    )
+    as_of: str = Field("", description="Date the set is known complete at (YYYY-MM-DD).")
+    universe: list[str] = Field(
+        default_factory=list,
+        description="Ids (or literal value keys) of the complete set the description was "
+        "evaluated in.",
+    )
+    matches: list[str] = Field(
+        default_factory=list,
+        description="Members fitting the description as the question words it: exactly one "
+        "when unambiguous; the candidates for entity/version/criteria; none for factual.",
+    )
+    clue_matches: list[str] = Field(
+        default_factory=list,
+        description="Members fitting the weakened description plus the clue: exactly the "
+        "target when ambiguous; empty otherwise.",
+    )
+    explanation: str = Field(
+        "", description="The certificate in plain words, for reviewers and `discobench show`."
+    )
+
+
 class Checkpoint(_Record):
     """One hop of the multi-hop question."""
 
@@ -86,6 +126,11 @@ class Checkpoint(_Record):
         "", description="The user's memory fragment that resolves it; empty when unambiguous."
     )
     evidence: list[Evidence] = Field(default_factory=list)
+    certificate: Certificate = Field(
+        default_factory=Certificate,
+        description="Why the hop's description has exactly the answers it claims in the real "
+        "world (empty basis: not certified).",
+    )
 
 
 class Provenance(_Record):
