@@ -116,6 +116,8 @@ def _import_file(
                 )
                 if len(entities) >= store.batch_size:
                     _flush(store, entities, report)
+            elif record.declarations is not None:
+                report.declarations += store.upsert_declarations(record.declarations)
             elif record.meta is not None:
                 for key, value in record.meta.items():
                     store.set_meta(key, value)

@@ -22,6 +22,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from builder.kb.wire import ENTITY_DOC, EntityDoc
 from builder.records.page import Page
+from builder.records.completeness import CompletenessFile, Declaration
 from builder.records.wikidata import AnyEntity, Entity, Lexeme
 
 ENTITY_ADAPTER: TypeAdapter[Entity | Lexeme] = TypeAdapter(AnyEntity)
@@ -47,6 +48,7 @@ class Record:
     bad: str | None = None  # could not be read: the reason
     warning: str | None = None  # imported, but something looked off
     meta: dict[str, str] | None = None  # snapshot.json: snapshot_id / snapshot_version
+    declarations: list[Declaration] | None = None  # completeness.json
 
 
 class FileSkipped(Exception):
@@ -205,6 +207,13 @@ def _document(path: Path, body: str) -> Iterator[Record]:
             yield record
     elif isinstance(data, dict) and data and set(data) <= SNAPSHOT_KEYS:
         yield Record(path, None, meta={k: str(v) for k, v in data.items()})
+    elif isinstance(data, dict) and set(data) == {"declarations"}:
+        try:
+            found = CompletenessFile.model_validate(data).declarations
+        except ValidationError as exc:
+            yield Record(path, None, bad=f"not a completeness file: {_reason(exc)}")
+            return
+        yield Record(path, None, declarations=found)
     elif isinstance(data, dict) and "id" in data and "type" in data:
         yield parse_entity(data, path, None)
     elif isinstance(data, list):

@@ -49,6 +49,10 @@ CREATE TABLE IF NOT EXISTS names (
     value     TEXT NOT NULL,
     norm      TEXT NOT NULL          -- builder.kb.text.normalize_name(value)
 );
+CREATE TABLE IF NOT EXISTS completeness (
+    id   TEXT PRIMARY KEY,           -- declaration id
+    doc  TEXT NOT NULL               -- the Declaration JSON
+);
 CREATE TABLE IF NOT EXISTS pages (
     rowid     INTEGER PRIMARY KEY,
     entity_id TEXT NOT NULL UNIQUE,

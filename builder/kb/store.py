@@ -21,6 +21,7 @@ from builder.kb.rows import EntityRows, entity_rows
 from builder.kb.schema import SCHEMA_VERSION, SECONDARY_INDEXES, SUBJECT_INDEXES, TABLES
 from builder.kb.text import normalize_name
 from builder.records.kb import UpsertCounts
+from builder.records.completeness import Declaration
 from builder.records.page import Page
 from builder.records.wikidata import Entity
 
@@ -193,6 +194,26 @@ class KnowledgeStore(IndexQueries):
             c.execute("ROLLBACK")
             raise
         return len(ids) - len(existing), len(existing) + in_batch_dupes
+
+    def upsert_declarations(self, declarations: Iterable[Declaration]) -> int:
+        """Insert or replace completeness declarations by id. Returns how many were written."""
+        rows = [(d.id, d.model_dump_json(exclude_defaults=True)) for d in declarations]
+        self.conn.execute("BEGIN")
+        try:
+            self.conn.executemany("INSERT OR REPLACE INTO completeness VALUES (?, ?)", rows)
+            self.conn.execute("COMMIT")
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        return len(rows)
+
+    def declarations(self) -> list[Declaration]:
+        """Every completeness declaration, by id (none in a store made before they existed)."""
+        try:
+            rows = self.conn.execute("SELECT doc FROM completeness ORDER BY id").fetchall()
+        except sqlite3.OperationalError:  # a read-only store from before the table existed
+            return []
+        return [Declaration.model_validate_json(r[0]) for r in rows]
 
     def upsert_pages(self, pages: Iterable[Page]) -> int:
         """Insert or replace pages (one per entity). Returns how many were written."""

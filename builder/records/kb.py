@@ -98,6 +98,7 @@ class ImportReport(BaseModel):
     imported: int = Field(0, description="Entities newly inserted.")
     replaced: int = Field(0, description="Entities that replaced one with the same id.")
     pages: int = Field(0, description="Pages inserted or replaced.")
+    declarations: int = Field(0, description="Completeness declarations inserted or replaced.")
     skipped_records: int = Field(0, description="Records skipped on purpose (lexemes, missing).")
     skipped: list[BadRecord] = Field(
         default_factory=list, description="Why records were skipped (first 10,000)."

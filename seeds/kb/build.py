@@ -6,7 +6,13 @@ entry (errors name the file, the entity id and the field), and writes, determini
 - ``entities.json``  — Wikidata dump layout: ``[``, one entity JSON per line with a trailing
   comma, ``]``; items, the property entities, the class / occupation / unit entities;
 - ``pages.jsonl``    — one ``builder.records.Page`` per item (source ``bundled``);
-- ``snapshot.json``  — ``{"snapshot_id": ..., "snapshot_version": <date facts are as of>}``.
+- ``snapshot.json``  — ``{"snapshot_id": ..., "snapshot_version": <date facts are as of>}``;
+- ``completeness.json`` — the completeness declarations (``complete:`` in the sources): sets
+  known to be complete in the real world, which the validity model certifies uniqueness over.
+
+Properties may carry ``single_value: true`` (one value per subject in the real world: written
+as Wikidata's single-value constraint, P2302 = Q19474404) and ``dated: true`` (a quantity that
+changes over time, asked only with its date: P2302 = Q21510856 with P2306 = P585).
 
 ``--check`` prints the snapshot figures (the same definitions as
 ``tests/seeds/test_bundled_snapshot.py``) and every problem found, without writing.
@@ -42,6 +48,7 @@ from builder.kb.domains import (  # noqa: E402
     HUMAN,
     OCCUPATION_DOMAINS,
 )
+from builder.records.completeness import CompletenessFile, Declaration  # noqa: E402
 from builder.records.page import Page  # noqa: E402
 from builder.records.sample import DOMAINS  # noqa: E402
 
@@ -62,7 +69,20 @@ UNITS: dict[str, tuple[str, str]] = {
     "m3/s": ("Q794261", "cubic metre per second"),
 }
 # Real Wikidata items used as plain values (not classes); emitted so nothing dangles.
-VALUE_ENTITIES: dict[str, str] = {"Q6581097": "male", "Q6581072": "female"}
+VALUE_ENTITIES: dict[str, str] = {
+    "Q6581097": "male",
+    "Q6581072": "female",
+    "Q19474404": "single-value constraint",
+    "Q21510856": "required qualifier constraint",
+}
+SINGLE_VALUE = "Q19474404"
+REQUIRED_QUALIFIER = "Q21510856"
+PROPERTY_FLAGS = {"single_value", "dated"}
+# properties the constraint statements themselves use
+CONSTRAINT_PROPERTIES = {
+    "P2302": ("property constraint", "wikibase-item"),
+    "P2306": ("property", "wikibase-property"),
+}
 OCCUPATION_COMMENT = re.compile(r'^\s*"([^"]+)":\s*"\w+",\s*#\s*(.+?)\s*$', re.MULTILINE)
 
 
@@ -129,6 +149,8 @@ class Build:
     wanted: dict[str, tuple[str, str]]  # id -> (file, description)
     dangling: dict[str, list[str]]  # missing id -> referencing places
     problems: Problems
+    flags: dict[str, set[str]] = field(default_factory=dict)  # pid -> single_value / dated
+    declarations: dict[str, tuple[str, Declaration]] = field(default_factory=dict)  # id -> (file, d)
 
 
 class _Loader(yaml.SafeLoader):
@@ -151,14 +173,14 @@ def _load_yaml(path: Path, problems: Problems) -> dict[str, Any]:
     if not isinstance(data, dict):
         problems.error(path.name, "top level must be a mapping (entities:, properties:, …)")
         return {}
-    unknown = set(data) - {"entities", "properties", "wanted_places"}
+    unknown = set(data) - {"entities", "properties", "wanted_places", "complete"}
     if unknown:
         problems.error(path.name, f"unknown top-level keys {sorted(unknown)}")
     return data
 
 
 def _load_properties(
-    files: list[tuple[Path, dict[str, Any]]], problems: Problems
+    files: list[tuple[Path, dict[str, Any]]], problems: Problems, flags: dict[str, set[str]]
 ) -> dict[str, tuple[str, str]]:
     props: dict[str, tuple[str, str]] = {}
     origin: dict[str, str] = {}
@@ -184,7 +206,93 @@ def _load_properties(
                 continue
             props.setdefault(pid, (label, dtype))
             origin.setdefault(pid, path.name)
+            extra = set(entry) - {"id", "label", "datatype"}
+            if extra - PROPERTY_FLAGS:
+                problems.error(where, f"{pid}: unknown keys {sorted(extra - PROPERTY_FLAGS)}")
+            for flag in sorted(extra & PROPERTY_FLAGS):
+                if entry[flag] is not True:
+                    problems.error(where, f"{pid}: {flag} takes only 'true'")
+                    continue
+                if flag == "dated" and dtype != "quantity":
+                    problems.error(where, f"{pid}: dated applies to quantities only")
+                    continue
+                flags.setdefault(pid, set()).add(flag)
     return props
+
+
+def _constraint_claims(pid: str, flags: set[str]) -> dict[str, Any]:
+    """P2302 statements in Wikidata's own form for a property's reviewed flags."""
+    out = []
+    for i, flag in enumerate(sorted(flags)):
+        qid = SINGLE_VALUE if flag == "single_value" else REQUIRED_QUALIFIER
+        value = {"entity-type": "item", "id": qid, "numeric-id": int(qid[1:])}
+        st: dict[str, Any] = {
+            "mainsnak": _snak("P2302", "wikibase-item", {"value": value, "type": "wikibase-entityid"}),
+            "type": "statement",
+            "id": f"{pid}$P2302-{i}",
+            "rank": "normal",
+        }
+        if flag == "dated":
+            qv = {"entity-type": "property", "id": "P585", "numeric-id": 585}
+            dv = {"value": qv, "type": "wikibase-entityid"}
+            st["qualifiers"] = {"P2306": [_snak("P2306", "wikibase-property", dv)]}
+            st["qualifiers-order"] = ["P2306"]
+        out.append(st)
+    return {"P2302": out} if out else {}
+
+
+def _load_declarations(path: Path, raw: Any, build: Build) -> None:
+    """``complete:`` entries: validated as :class:`Declaration`, ids unique across files."""
+    problems = build.problems
+    if raw is None:
+        return
+    if not isinstance(raw, list):
+        problems.error(path.name, "complete: must be a list of declarations")
+        return
+    for i, entry in enumerate(raw):
+        where = f"{path.name}: complete[{i}]"
+        if not isinstance(entry, dict):
+            problems.error(where, "each declaration must be a mapping")
+            continue
+        where = f"{where} ({entry.get('id', '?')})"
+        for one in _expand(entry, where, problems):
+            _add_declaration(one, where, path, build)
+
+
+def _expand(entry: dict[str, Any], where: str, problems: Problems) -> list[dict[str, Any]]:
+    """``subjects: [a, b]`` is shorthand for one declaration per subject (``<id>/<subject>``)."""
+    if "subjects" not in entry:
+        return [entry]
+    subjects = entry["subjects"]
+    if "subject" in entry or not isinstance(subjects, list) or not subjects:
+        problems.error(where, "give either subject: or a non-empty list under subjects:")
+        return []
+    rest = {k: v for k, v in entry.items() if k != "subjects"}
+    slug = "/{}".format
+    return [{**rest, "subject": s, "id": str(entry.get("id", "")) + slug(s)} for s in subjects]
+
+
+def _add_declaration(entry: dict[str, Any], where: str, path: Path, build: Build) -> None:
+    problems = build.problems
+    try:
+        decl = Declaration.model_validate(entry)
+    except ValueError as exc:
+        first = str(exc).splitlines()
+        problems.error(where, " ".join(first[1:3]) if len(first) > 2 else str(exc))
+        return
+    if decl.id in build.declarations:
+        first_file = build.declarations[decl.id][0]
+        problems.error(where, f"id {decl.id!r} already declared in {first_file}")
+        return
+    if decl.property not in build.properties:
+        problems.error(where, f"unknown property {decl.property}")
+    if decl.direction == "inverse" and (decl.since is not None or decl.until is not None):
+        problems.error(where, "since/until apply to forward declarations only")
+    if decl.direction == "forward" and decl.class_id:
+        problems.error(where, "class_id applies to inverse declarations only")
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", decl.as_of):
+        problems.error(where, f"as_of {decl.as_of!r} must be YYYY-MM-DD")
+    build.declarations[decl.id] = (path.name, decl)
 
 
 def _time(value: Any) -> tuple[str, int] | None:
@@ -401,11 +509,16 @@ def _lang(text: str) -> dict[str, dict[str, str]]:
     return {"en": {"language": "en", "value": text}}
 
 
-def fixed_entities(properties: dict[str, tuple[str, str]]) -> dict[str, dict[str, Any]]:
+def fixed_entities(
+    properties: dict[str, tuple[str, str]], flags: dict[str, set[str]] | None = None
+) -> dict[str, dict[str, Any]]:
     """Property, class, occupation and unit entities (not items of any domain)."""
     out: dict[str, dict[str, Any]] = {}
-    for pid, (label, dtype) in properties.items():
+    for pid, (label, dtype) in {**CONSTRAINT_PROPERTIES, **properties}.items():
         out[pid] = {"type": "property", "datatype": dtype, "id": pid, "labels": _lang(label)}
+        claims = _constraint_claims(pid, (flags or {}).get(pid, set()))
+        if claims:
+            out[pid]["claims"] = claims
     labels = {**CLASS_LABELS, HUMAN: "human"}
     labels.update(occupation_labels())
     labels.update({qid: label for qid, label in UNITS.values()})
@@ -421,11 +534,14 @@ def load(src_dir: Path) -> Build:
     paths = sorted(src_dir.glob("*.yaml"))
     loaded = [(p, _load_yaml(p, problems)) for p in paths]
     props_first = sorted(loaded, key=lambda pd: pd[0].name != "properties.yaml")
-    build = Build(_load_properties(props_first, problems), {}, {}, {}, {}, {}, problems)
+    flags: dict[str, set[str]] = {}
+    props = _load_properties(props_first, problems, flags)
+    build = Build(props, {}, {}, {}, {}, {}, problems, flags)
     refs: list[tuple[str, str]] = []
     for path, data in loaded:
         for wanted in _wanted(data.get("wanted_places"), path.name, problems):
             build.wanted.setdefault(wanted[0], (path.name, wanted[1]))
+        _load_declarations(path, data.get("complete"), build)
         entities = data.get("entities") or []
         if not isinstance(entities, list):
             problems.error(path.name, "entities: must be a list")
@@ -436,6 +552,10 @@ def load(src_dir: Path) -> Build:
                 continue
             _convert(Source(path.name, raw), build, refs)
     known = set(build.items) | set(fixed_entities(build.properties))
+    for file, decl in build.declarations.values():
+        for ref in (decl.subject, decl.class_id):
+            if ref:
+                refs.append((ref, f"{file}: complete {decl.id}"))
     for ref, where in refs:
         if ref not in known:
             build.dangling.setdefault(ref, []).append(where)
@@ -471,7 +591,7 @@ def _wanted(raw: Any, file: str, problems: Problems) -> list[tuple[str, str]]:
 def write(build: Build, out_dir: Path) -> None:
     """Write entities.json, pages.jsonl and snapshot.json deterministically."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    entities = {**fixed_entities(build.properties), **build.items}
+    entities = {**fixed_entities(build.properties, build.flags), **build.items}
     lines = [json.dumps(entities[k], ensure_ascii=False, sort_keys=False) for k in sorted(entities)]
     body = "[\n" + "".join(f"{line},\n" for line in lines[:-1]) + lines[-1] + "\n]\n"
     (out_dir / "entities.json").write_text(body, encoding="utf-8")
@@ -479,6 +599,10 @@ def write(build: Build, out_dir: Path) -> None:
     (out_dir / "pages.jsonl").write_text(pages, encoding="utf-8")
     meta = {"snapshot_id": SNAPSHOT_ID, "snapshot_version": SNAPSHOT_VERSION}
     (out_dir / "snapshot.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    decls = [d.model_dump(exclude_defaults=True) for _, (_, d) in sorted(build.declarations.items())]
+    CompletenessFile.model_validate({"declarations": decls})  # what the importer will read
+    body = json.dumps({"declarations": decls}, indent=1, ensure_ascii=False) + "\n"
+    (out_dir / "completeness.json").write_text(body, encoding="utf-8")
 
 
 def report(build: Build, only: str = "*") -> str:
@@ -516,6 +640,7 @@ def report(build: Build, only: str = "*") -> str:
     for dom in sorted(set(DOMAINS) | set(fig.chain_starts)):
         lines.append(f"  {dom:20s} {fig.chain_starts.get(dom, 0):6d}")
     lines.append(f"dangling refs         {len(build.dangling):6d}")
+    lines.append(f"completeness declarations {len(build.declarations):6d}")
     lines.append("wanted_places:")
     for eid, (file, desc) in sorted(build.wanted.items()):
         state = "defined" if eid in build.items else "MISSING"
