@@ -21,8 +21,8 @@ from typing import IO, Any
 from pydantic import TypeAdapter, ValidationError
 
 from builder.kb.wire import ENTITY_DOC, EntityDoc
-from builder.records.page import Page
 from builder.records.completeness import CompletenessFile, Declaration
+from builder.records.page import Page
 from builder.records.wikidata import AnyEntity, Entity, Lexeme
 
 ENTITY_ADAPTER: TypeAdapter[Entity | Lexeme] = TypeAdapter(AnyEntity)

@@ -20,8 +20,8 @@ from builder.kb.reading import CHUNK, chunks, marks
 from builder.kb.rows import EntityRows, entity_rows
 from builder.kb.schema import SCHEMA_VERSION, SECONDARY_INDEXES, SUBJECT_INDEXES, TABLES
 from builder.kb.text import normalize_name
-from builder.records.kb import UpsertCounts
 from builder.records.completeness import Declaration
+from builder.records.kb import UpsertCounts
 from builder.records.page import Page
 from builder.records.wikidata import Entity
 

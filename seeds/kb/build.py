@@ -150,7 +150,9 @@ class Build:
     dangling: dict[str, list[str]]  # missing id -> referencing places
     problems: Problems
     flags: dict[str, set[str]] = field(default_factory=dict)  # pid -> single_value / dated
-    declarations: dict[str, tuple[str, Declaration]] = field(default_factory=dict)  # id -> (file, d)
+    declarations: dict[str, tuple[str, Declaration]] = field(
+        default_factory=dict
+    )  # id -> (file, d)
 
 
 class _Loader(yaml.SafeLoader):
@@ -227,7 +229,9 @@ def _constraint_claims(pid: str, flags: set[str]) -> dict[str, Any]:
         qid = SINGLE_VALUE if flag == "single_value" else REQUIRED_QUALIFIER
         value = {"entity-type": "item", "id": qid, "numeric-id": int(qid[1:])}
         st: dict[str, Any] = {
-            "mainsnak": _snak("P2302", "wikibase-item", {"value": value, "type": "wikibase-entityid"}),
+            "mainsnak": _snak(
+                "P2302", "wikibase-item", {"value": value, "type": "wikibase-entityid"}
+            ),
             "type": "statement",
             "id": f"{pid}$P2302-{i}",
             "rank": "normal",
@@ -599,7 +603,9 @@ def write(build: Build, out_dir: Path) -> None:
     (out_dir / "pages.jsonl").write_text(pages, encoding="utf-8")
     meta = {"snapshot_id": SNAPSHOT_ID, "snapshot_version": SNAPSHOT_VERSION}
     (out_dir / "snapshot.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-    decls = [d.model_dump(exclude_defaults=True) for _, (_, d) in sorted(build.declarations.items())]
+    decls = [
+        d.model_dump(exclude_defaults=True) for _, (_, d) in sorted(build.declarations.items())
+    ]
     CompletenessFile.model_validate({"declarations": decls})  # what the importer will read
     body = json.dumps({"declarations": decls}, indent=1, ensure_ascii=False) + "\n"
     (out_dir / "completeness.json").write_text(body, encoding="utf-8")
