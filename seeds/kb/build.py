@@ -75,6 +75,7 @@ VALUE_ENTITIES: dict[str, str] = {
     "Q19474404": "single-value constraint",
     "Q21510856": "required qualifier constraint",
 }
+ENTITY_TYPE = "wikibase-entityid"
 SINGLE_VALUE = "Q19474404"
 REQUIRED_QUALIFIER = "Q21510856"
 PROPERTY_FLAGS = {"single_value", "dated"}
@@ -238,7 +239,7 @@ def _constraint_claims(pid: str, flags: set[str]) -> dict[str, Any]:
         }
         if flag == "dated":
             qv = {"entity-type": "property", "id": "P585", "numeric-id": 585}
-            dv = {"value": qv, "type": "wikibase-entityid"}
+            dv = {"value": qv, "type": ENTITY_TYPE}
             st["qualifiers"] = {"P2306": [_snak("P2306", "wikibase-property", dv)]}
             st["qualifiers-order"] = ["P2306"]
         out.append(st)
