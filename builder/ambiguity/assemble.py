@@ -41,6 +41,7 @@ def assemble(
                 candidates=prop.candidates if prop else [],
                 clue=prop.injection.clue.text if prop else "",
                 evidence=hop.evidence,
+                certificate=prop.certificate if prop and prop.certificate else hop.certificate,
             )
         )
         plan.append(

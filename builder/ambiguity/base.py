@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from builder.ambiguity.plan import final_text
 from builder.kb.text import normalize_name
-from builder.records.sample import Candidate
+from builder.records.sample import Candidate, Certificate
 from builder.records.seed import ClueFact, HopSpec, InjectionSpec, SeedChain
 from builder.seeding.facts import Facts
+from builder.validity.certify import Certifier, Refusal
 
 MAX_CANDIDATES = 20
 
@@ -23,17 +25,34 @@ class ChainContext:
     facts: Facts
     seed: SeedChain
     rng: random.Random
+    certifier: Certifier = field(default=None)  # type: ignore[assignment]  # set in post-init
     specs: list[HopSpec] = field(init=False)
     keys: list[str] = field(init=False)
     forbidden: list[str] = field(init=False)
 
     def __post_init__(self) -> None:
+        if self.certifier is None:
+            self.certifier = Certifier(self.facts)
         self.specs = [h.spec for h in self.seed.hops]
         self.keys = [h.answer_key for h in self.seed.hops]
         self.forbidden = [s for h in self.seed.hops for s in (h.answer, *h.answer_aliases)]
 
     def prev(self, hop: int) -> str | None:
-        return self.keys[hop - 1] if hop else None
+        return self.keys[hop - 1] if hop else (self.specs[0].anchor or None)
+
+    def clue_ok(self, hop: int, keys: Sequence[str], spec: HopSpec) -> Callable[[ClueFact], bool]:
+        """A clue fact the certifier accepts: decidable for every candidate in ``keys`` and not
+        the target's definition."""
+        prev = self.prev(hop)
+        target = self.keys[hop]
+
+        def ok(clue: ClueFact) -> bool:
+            if self.certifier.definitional(target, clue) is not None:
+                return False
+            got = self.certifier.clue_matches(clue, keys, spec, prev)
+            return not isinstance(got, Refusal) and got == [target]
+
+        return ok
 
     @property
     def final(self) -> str:
@@ -64,6 +83,7 @@ class Proposal:
     weakened: HopSpec
     candidates: list[Candidate]
     note: str
+    certificate: Certificate | None = None
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The six automatic checks, run on a Sample and the store alone.
+"""The seven automatic checks, run on a Sample and the store alone.
 
 The sample's plan (``Provenance.generator``, a :class:`GeneratorInfo`) says what each hop's
 description is as a query, and how each ambiguous hop was weakened; every check re-runs those
@@ -20,8 +20,17 @@ from builder.seeding.evidence import SEARCH_K, answer_text, hop_query
 from builder.seeding.facts import Facts
 from builder.seeding.resolve import fits
 from builder.seeding.text import leaks
+from builder.validity.certify import Certifier, Refusal
 
-CHECKS = ("unique", "ambiguous", "solvable", "consequential", "no_leakage", "retrievable")
+CHECKS = (
+    "unique",
+    "ambiguous",
+    "solvable",
+    "consequential",
+    "no_leakage",
+    "retrievable",
+    "certified",
+)
 
 
 class CheckResult(BaseModel):
@@ -153,9 +162,42 @@ def check_retrievable(facts: Facts, sample: Sample, info: GeneratorInfo) -> Chec
     return CheckResult(name="retrievable", passed=True, detail="; ".join(ranks))
 
 
-def run_checks(store: KnowledgeStore, sample: Sample, *, facts: Facts | None = None) -> CheckReport:
-    """All six checks on one sample (``facts`` shares caches across many samples)."""
+def check_certified(certifier: Certifier, sample: Sample, info: GeneratorInfo) -> CheckResult:
+    """Every checkpoint's certificate re-computed from the store and the declarations: the
+    description still has exactly the answers it claims over a set complete in the world."""
+    prevs = prev_keys(info.plan)
+    parts = []
+    for ph, cp, prev in zip(info.plan, sample.checkpoints, prevs, strict=True):
+        if ph.injection is None:
+            got = certifier.hop(ph.spec, prev, ph.answer_key)
+        else:
+            got = certifier.ambiguous(ph.spec, ph.injection, prev, ph.answer_key)
+        where = f"hop {ph.index}"
+        if isinstance(got, Refusal):
+            return CheckResult(name="certified", passed=False, detail=f"{where}: {got}")
+        fresh = got.model_dump(exclude={"explanation"})
+        if cp.certificate.model_dump(exclude={"explanation"}) != fresh:
+            changed = [k for k, v in fresh.items() if getattr(cp.certificate, k) != v]
+            return CheckResult(
+                name="certified",
+                passed=False,
+                detail=f"{where}: certificate no longer holds ({', '.join(changed)} changed)",
+            )
+        parts.append(f"{where}: {got.basis} {got.source}")
+    return CheckResult(name="certified", passed=True, detail="; ".join(parts))
+
+
+def run_checks(
+    store: KnowledgeStore,
+    sample: Sample,
+    *,
+    facts: Facts | None = None,
+    certifier: Certifier | None = None,
+) -> CheckReport:
+    """All seven checks on one sample (``facts`` and ``certifier`` share caches across many
+    samples)."""
     facts = facts or Facts(store)
+    certifier = certifier or Certifier(facts)
     info = read_plan(sample)
     if info is None:
         results = [
@@ -170,5 +212,6 @@ def run_checks(store: KnowledgeStore, sample: Sample, *, facts: Facts | None = N
         check_consequential(facts, sample, info),
         check_no_leakage(sample),
         check_retrievable(facts, sample, info),
+        check_certified(certifier, sample, info),
     ]
     return CheckReport(sample_id=sample.id, passed=all(r.passed for r in results), results=results)

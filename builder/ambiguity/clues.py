@@ -8,7 +8,7 @@ candidates' fact texts they mention.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from builder.kb.text import normalize_name
 from builder.records.seed import ClueFact, Constraint, HopSpec
@@ -107,8 +107,14 @@ def pick_fact_clue(
     banned_values: set[str],
     rng: random.Random,
     avoid: Constraint | None = None,
+    accept: Callable[[ClueFact], bool] | None = None,
+    exclude_property: str = "",
 ) -> ClueFact | None:
-    """A fact of the target that no other candidate has, rendered without leaking answers."""
+    """A fact of the target that no other candidate has, rendered without leaking answers.
+
+    ``accept`` vets each fact (the certifier: decidable for every candidate, not the answer's
+    definition); ``exclude_property`` is the dropped constraint's, which a clue may not restate.
+    """
     t = load_templates()
     used = {(c.property, c.value) for c in spec.constraints}
     good: list[tuple[int, ClueFact]] = []
@@ -116,6 +122,8 @@ def pick_fact_clue(
         if (c.property, c.value) in used or c.value in banned_values:
             continue
         if spec.link_inverse and c.property == spec.link:
+            continue
+        if c.property == exclude_property:
             continue
         if any(facts.holds(k, c) for k in keys if k != target):
             continue
@@ -127,6 +135,8 @@ def pick_fact_clue(
             match=c.match,
             text="",
         )
+        if accept is not None and not accept(clue):
+            continue
         text = render(facts, clue, t)
         if leaks(text, forbidden):
             continue

@@ -26,7 +26,16 @@ class EntityInjector:
                 continue
             keys = fits(ctx.facts, weak, prev)
             clue = pick_fact_clue(
-                ctx.facts, target, keys, weak, ctx.forbidden, set(ctx.keys), ctx.rng, avoid=c
+                ctx.facts,
+                target,
+                keys,
+                weak,
+                ctx.forbidden,
+                set(ctx.keys),
+                ctx.rng,
+                avoid=c,
+                accept=ctx.clue_ok(hop, keys, weak),
+                exclude_property=c.property,
             )
             inj = InjectionSpec(type="entity", constraint=i, clue=ClueFact(property="", text=""))
             note = (

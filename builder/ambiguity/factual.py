@@ -63,7 +63,15 @@ class FactualInjector:
                 if target not in near or len(near) < 2:
                     continue
                 clue = pick_fact_clue(
-                    ctx.facts, target, near, fal, ctx.forbidden, set(ctx.keys), ctx.rng, avoid=c
+                    ctx.facts,
+                    target,
+                    near,
+                    fal,
+                    ctx.forbidden,
+                    set(ctx.keys),
+                    ctx.rng,
+                    avoid=c,
+                    accept=ctx.clue_ok(hop, near, without(fal, i)),
                 )
                 blank = ClueFact(property="", text="")
                 inj = InjectionSpec(

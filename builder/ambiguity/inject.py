@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -25,6 +25,7 @@ from builder.kb.store import KnowledgeStore
 from builder.records.sample import Provenance, Sample
 from builder.records.seed import Reject, SeedChain
 from builder.seeding.facts import Facts
+from builder.validity.certify import Certifier, Refusal
 
 if TYPE_CHECKING:
     from builder.ambiguity.paraphrase import Paraphraser, ParaphraseResult
@@ -58,6 +59,7 @@ class Injection:
     ) -> None:
         self.store = store
         self.facts = Facts(store)
+        self.certifier = Certifier(self.facts)
         self.injectors = registry.get(types)
         self.types = [i.name for i in self.injectors]
         self.seed = seed
@@ -86,9 +88,35 @@ class Injection:
                             f"{got.type} at hop {hop + 1}: {got.reason}",
                             got.detail,
                         )
-                    else:
-                        out.setdefault(hop, []).append(got)
+                    elif (cert := self._certify(ctx, hop, got)) is not None:
+                        out.setdefault(hop, []).append(cert)
         return out
+
+    def _certify(self, ctx: ChainContext, hop: int, prop: Proposal) -> Proposal | None:
+        """The proposal with its certificate, or None (a reject) when the ambiguity is not
+        real in the world: candidates, clue or false detail not evaluated over a complete set."""
+        got = self.certifier.ambiguous(ctx.specs[hop], prop.injection, ctx.prev(hop), ctx.keys[hop])
+        if isinstance(got, Refusal):
+            kind = prop.injection.type
+            self._reject(
+                ctx.seed, "certified", f"{kind} at hop {hop + 1}: {got.reason}", got.detail
+            )
+            return None
+        shown = {c.id for c in prop.candidates}
+        # a version's store candidates may reach beyond a declared range: the range must be in
+        if got.matches and not (
+            set(got.matches) <= shown
+            if prop.injection.type == "version"
+            else set(got.matches) == shown
+        ):
+            self._reject(
+                ctx.seed,
+                "certified",
+                f"{prop.injection.type} at hop {hop + 1}: candidates_outside_set",
+                f"store fits {len(prop.candidates)}, complete set {len(got.matches)}",
+            )
+            return None
+        return replace(prop, certificate=got)
 
     def _choose(
         self, options: dict[int, list[Proposal]], k: int, rng: random.Random
@@ -109,7 +137,7 @@ class Injection:
 
     def one(self, chain: SeedChain) -> Sample | None:
         rng = random.Random(f"{self.seed}:{chain.id}")
-        ctx = ChainContext(self.facts, chain, rng)
+        ctx = ChainContext(self.facts, chain, rng, self.certifier)
         options = self.proposals(ctx)
         if not options:
             self._reject(
@@ -125,7 +153,7 @@ class Injection:
             sample = assemble(
                 ctx, chosen, provenance=self.provenance, seed=self.seed, types=self.types
             )
-            report = run_checks(self.store, sample, facts=self.facts)
+            report = run_checks(self.store, sample, facts=self.facts, certifier=self.certifier)
             if report.passed:
                 self.used.update(p.injection.type for p in chosen.values())
                 return sample

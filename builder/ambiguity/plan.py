@@ -9,23 +9,9 @@ from builder.records.sample import Sample
 from builder.records.seed import GeneratorInfo, HopSpec, InjectionSpec, PlanHop
 from builder.seeding.evidence import answer_text
 from builder.seeding.facts import Facts
-from builder.seeding.resolve import fits, near_fits, run_rest, without
+from builder.seeding.resolve import fits, near_fits, run_rest, weaken
 
-
-def weaken(spec: HopSpec, inj: InjectionSpec) -> HopSpec:
-    """The description the user gives at an ambiguous hop."""
-    if inj.type == "entity":
-        return without(spec, inj.constraint)
-    if inj.type == "version":
-        return spec.model_copy(update={"qualifier": "", "qualifier_value": "", "any_time": True})
-    if inj.type == "criteria":
-        return spec.model_copy(update={"criterion": "", "criteria_options": list(inj.criteria)})
-    cons = list(spec.constraints)
-    old = cons[inj.constraint]
-    cons[inj.constraint] = old.model_copy(
-        update={"value": inj.false_value, "value_label": inj.false_label}
-    )
-    return spec.model_copy(update={"constraints": cons})
+__all__ = ["candidate_keys", "final_text", "prev_keys", "read_plan", "weaken"]
 
 
 def candidate_keys(facts: Facts, spec: HopSpec, inj: InjectionSpec, prev: str | None) -> list[str]:
@@ -59,4 +45,6 @@ def read_plan(sample: Sample) -> GeneratorInfo | None:
 
 
 def prev_keys(plan: list[PlanHop]) -> list[str | None]:
-    return [None, *(p.answer_key for p in plan[:-1])]
+    """Each hop's subject: the previous answer (hop 1: its named anchor, if any)."""
+    first = plan[0].spec.anchor or None if plan else None
+    return [first, *(p.answer_key for p in plan[:-1])]

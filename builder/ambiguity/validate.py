@@ -11,6 +11,7 @@ from builder.kb.store import KnowledgeStore
 from builder.records.sample import Sample
 from builder.records.seed import Reject
 from builder.seeding.facts import Facts
+from builder.validity.certify import Certifier
 
 
 @dataclass
@@ -30,9 +31,10 @@ class ValidateResult:
 def validate_samples(store: KnowledgeStore, samples: Iterable[Sample]) -> ValidateResult:
     """Run every check on every sample; each failing check becomes a reject."""
     facts = Facts(store)
+    certifier = Certifier(facts)
     out = ValidateResult()
     for sample in samples:
-        report = run_checks(store, sample, facts=facts)
+        report = run_checks(store, sample, facts=facts, certifier=certifier)
         out.reports.append(report)
         for res in report.failed():
             out.rejects.append(

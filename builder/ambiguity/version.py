@@ -28,7 +28,14 @@ class VersionInjector:
             clue = None
         if clue is None and ctx.specs[hop].link and ctx.facts.entity(target) is not None:
             clue = pick_fact_clue(
-                ctx.facts, target, keys, weak, ctx.forbidden, set(ctx.keys), ctx.rng
+                ctx.facts,
+                target,
+                keys,
+                weak,
+                ctx.forbidden,
+                set(ctx.keys),
+                ctx.rng,
+                accept=ctx.clue_ok(hop, keys, weak),
             )
         rel = ctx.facts.label(spec.link)
         note = (

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from builder.records.sample import AmbiguityType, Domain, Evidence
+from builder.records.sample import AmbiguityType, Certificate, Domain, Evidence
 
 AnswerKind = Literal["entity", "time", "quantity", "string"]
 
@@ -42,6 +42,11 @@ class HopSpec(_Rec):
     """
 
     link: str = Field("", description="Property linking the previous answer; empty for hop 1.")
+    anchor: str = Field(
+        "",
+        description="Hop 1 only: the named entity the hop links from (an award, an office, a "
+        "club…), in place of a previous answer.",
+    )
     link_inverse: bool = Field(False, description="True: ``?x link prev`` (e.g. games BY x).")
     qualifier: str = Field("", description="P585/P580 of the link statement that pins a version.")
     qualifier_value: str = Field("", description="Time string of that qualifier (year match).")
@@ -71,6 +76,10 @@ class Hop(_Rec):
     answer_id: str = Field("", description="KB id when the answer is an entity.")
     answer_kind: AnswerKind = "entity"
     evidence: list[Evidence] = Field(default_factory=list)
+    certificate: Certificate = Field(
+        default_factory=Certificate,
+        description="Why the description has exactly this answer in the real world.",
+    )
 
 
 class SeedChain(_Rec):

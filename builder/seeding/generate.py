@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from builder.errors import ConfigError, StageError
 from builder.kb.store import KnowledgeStore
+from builder.records.sample import Certificate
 from builder.records.seed import Hop, HopSpec, SeedChain
 from builder.seeding.evidence import answer_text, hop_evidence
 from builder.seeding.facts import Facts
@@ -24,20 +25,27 @@ from builder.seeding.realize import Realizer
 from builder.seeding.resolve import fits
 from builder.seeding.search import ChainBuilder, Step
 from builder.seeding.topics import ranked_first, topic_order
+from builder.validity.certify import Certifier
 
 __all__ = ["chain_from_specs", "generate_seeds", "iter_seeds", "to_chain", "topic_order"]
 
 
-def to_chain(facts: Facts, seed_id: str, domain: str, path: list[Step]) -> SeedChain:
+def to_chain(
+    facts: Facts, seed_id: str, domain: str, path: list[Step], certifier: Certifier | None = None
+) -> SeedChain:
+    """The chain of a search path; each hop carries its certificate (empty when the hop's
+    description is not certified, e.g. a hand-written chain over an undeclared set)."""
     realizer = Realizer(facts)
+    certifier = certifier or Certifier(facts)
     specs = [s.opt.spec for s in path]
     keys = [s.opt.answer_key for s in path]
     goals = realizer.goals(specs, keys)
     hops = []
     for i, step in enumerate(path):
         opt, ev = step.opt, step.evidence
-        prev = keys[i - 1] if i else ""
+        prev = keys[i - 1] if i else opt.spec.anchor
         text, aliases = answer_text(facts, opt.answer_key, prev, opt.spec.link)
+        cert = certifier.hop(opt.spec, prev or None, opt.answer_key)
         hops.append(
             Hop(
                 index=i + 1,
@@ -50,6 +58,7 @@ def to_chain(facts: Facts, seed_id: str, domain: str, path: list[Step]) -> SeedC
                 answer_id=opt.answer_key if opt.answer_kind == "entity" else "",
                 answer_kind=opt.answer_kind,
                 evidence=ev,
+                certificate=cert if isinstance(cert, Certificate) else Certificate(),
             )
         )
     return SeedChain(
@@ -92,7 +101,7 @@ def iter_seeds(
                 break
         if path is not None:
             dom = store.domain_of(topic) or ""
-            yield to_chain(facts, "", dom, path)
+            yield to_chain(facts, "", dom, path, builder.certifier)
 
 
 def generate_seeds(

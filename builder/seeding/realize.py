@@ -69,6 +69,10 @@ class Phrase:
     of: bool = False  # built around a relation's "of" phrase (not around a class noun)
 
 
+# class nouns whose names read with "the" ("the Academy Award for Best Picture")
+_THE_NOUNS = ("award", "prize", "office", "position", "competition", "tournament", "cup", "medal")
+
+
 def _fill(template: str, **values: str) -> str:
     out = template
     v = values.get("v", "")
@@ -319,12 +323,30 @@ class Realizer:
         """The entity's nearest class with a name of its own (for class-specific wording)."""
         return next((c for c in self.facts.classes(entity_id) if c in CLASS_LABELS), "")
 
+    def anchor_text(self, spec: HopSpec) -> str:
+        """The named entity an anchored hop 1 starts from, as it reads in a sentence: awards,
+        offices and competitions take "the" ("the Palme d'Or"), names of people, places and
+        clubs do not."""
+        if not spec.anchor:
+            return ""
+        label = plain(self.facts.label(spec.anchor))
+        noun = self.class_noun(self._class_of(spec.anchor)) if self._class_of(spec.anchor) else ""
+        if self.facts.is_human(spec.anchor) or not any(w in noun for w in _THE_NOUNS):
+            return label
+        return the(label)
+
     def goals(self, specs: Sequence[HopSpec], answers: Sequence[str]) -> list[str]:
         """One sub-question per hop; later hops refer to the previous answer's class."""
         out = []
         for i, spec in enumerate(specs):
-            ref = self.noun_of(answers[i - 1], specs[i - 1]) if i else ""
-            subject = (specs[i - 1].class_id or self._class_of(answers[i - 1])) if i else ""
+            ref = self.noun_of(answers[i - 1], specs[i - 1]) if i else self.anchor_text(spec)
+            subject = (
+                (specs[i - 1].class_id or self._class_of(answers[i - 1]))
+                if i
+                else self._class_of(spec.anchor)
+                if spec.anchor
+                else ""
+            )
             out.append(capitalize(self.ask(spec, ref, subject)))
         return out
 
@@ -348,7 +370,7 @@ class Realizer:
         for every bit ``i`` of ``mask``; None when a split is pointless or a nesting too heavy
         (``strict``; otherwise a too heavy nesting is split where it happens)."""
         intro: list[str] = []
-        x = Phrase("")
+        x = Phrase(self.anchor_text(specs[0])) if specs else Phrase("")
         for i, spec in enumerate(specs):
             last = i == len(specs) - 1
             split = bool(i and mask >> (i - 1) & 1)
@@ -363,7 +385,8 @@ class Realizer:
                 x = Phrase(x.ref, 0, 0, x.ref)
             if last:
                 break
-            inner = self.phrase(spec, x.text, specs[i - 1].class_id if i else "")
+            first = self._class_of(spec.anchor) if spec.anchor else ""
+            inner = self.phrase(spec, x.text, specs[i - 1].class_id if i else first)
             x = Phrase(inner.text, x.weight + inner.weight, x.depth + 1, inner.ref, inner.of)
         subject = specs[-2].class_id if len(specs) > 1 else ""
         return [*intro, self.ask(specs[-1], x.text, subject)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from builder.records.seed import HopSpec
+from builder.records.seed import HopSpec, InjectionSpec
 from builder.seeding.facts import Facts, at_time, year_of
 
 
@@ -27,6 +27,7 @@ def bounded(facts: Facts, spec: HopSpec, prev: str | None) -> bool:
     thousands, so their cost does not grow with the snapshot."""
     if not indexable(spec):
         return False
+    prev = prev or spec.anchor or None
     if spec.link:
         if spec.link_inverse:
             return bool(prev) and facts.count(spec.link, prev or "") <= MAX_POOL
@@ -37,6 +38,7 @@ def bounded(facts: Facts, spec: HopSpec, prev: str | None) -> bool:
 
 def pool(facts: Facts, spec: HopSpec, prev: str | None) -> list[str]:
     """Keys the description's index yields before filtering (never all entities)."""
+    prev = prev or spec.anchor or None
     if spec.link:
         if not prev:
             return []
@@ -96,6 +98,22 @@ def without(spec: HopSpec, i: int) -> HopSpec:
     return spec.model_copy(
         update={"constraints": [c for j, c in enumerate(spec.constraints) if j != i]}
     )
+
+
+def weaken(spec: HopSpec, inj: InjectionSpec) -> HopSpec:
+    """The description the user gives at an ambiguous hop."""
+    if inj.type == "entity":
+        return without(spec, inj.constraint)
+    if inj.type == "version":
+        return spec.model_copy(update={"qualifier": "", "qualifier_value": "", "any_time": True})
+    if inj.type == "criteria":
+        return spec.model_copy(update={"criterion": "", "criteria_options": list(inj.criteria)})
+    cons = list(spec.constraints)
+    old = cons[inj.constraint]
+    cons[inj.constraint] = old.model_copy(
+        update={"value": inj.false_value, "value_label": inj.false_label}
+    )
+    return spec.model_copy(update={"constraints": cons})
 
 
 def near_fits(facts: Facts, spec: HopSpec, prev: str | None) -> list[str]:

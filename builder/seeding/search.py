@@ -13,6 +13,7 @@ from builder.seeding.realize import Realizer
 from builder.seeding.resolve import alternatives, fits
 from builder.seeding.templates import load_templates
 from builder.seeding.text import leaks
+from builder.validity.certify import Certifier, Refusal
 
 INJECTABLE = frozenset({"constraints", "criterion", "version", "narrowed", "inverse"})
 MAX_TRIES = 7
@@ -38,11 +39,13 @@ class ChainBuilder:
     """Builds one chain from a topic, depth-first, trying a few options per hop, preferring
     options that keep earlier ambiguity-capable hops consequential."""
 
-    def __init__(self, facts: Facts) -> None:
+    def __init__(self, facts: Facts, certifier: Certifier | None = None) -> None:
         self.facts = facts
+        self.certifier = certifier or Certifier(facts)
         rels = load_templates().relations
         self.inverse_props = [p for p in sorted(rels) if facts.datatype(p) == "wikibase-item"]
         self._links: dict[str, list[Option]] = {}
+        self._anchored: dict[str, list[Option]] | None = None
 
     def _carry(
         self, opt: Option, prev: str | None, alts: dict[int, list[str]], index: int
@@ -86,9 +89,11 @@ class ChainBuilder:
             return None
         self.best: list[Step] | None = None
         self.budget = SEARCH_BUDGET
-        ranked = self._ranked(topic_options(self.facts, topic), None, {}, 0, rng)
+        opts = [o for o in topic_options(self.facts, topic) if self._certified(o, None)]
+        opts += self.anchored().get(topic, [])
+        ranked = self._ranked(opts, None, {}, 0, rng)
         for opt, carried in ranked[:MAX_TRIES]:
-            ev = evidence_options(self.facts, opt.spec, None, topic)
+            ev = evidence_options(self.facts, opt.spec, opt.spec.anchor or None, topic)
             if not ev:
                 continue
             self._extend([Step(opt, ev, carried)], length, rng)
@@ -96,11 +101,35 @@ class ChainBuilder:
                 break
         return self.best
 
+    def anchored(self) -> dict[str, list[Option]]:
+        """Hop-1 options that start from a named entity whose relation is declared complete
+        ("the winner of the Palme d'Or in 1994"), by the answer they lead to."""
+        if self._anchored is None:
+            self._anchored = {}
+            comp = self.certifier.completeness
+            subjects = sorted({d.subject for d in comp.declarations if d.direction == "forward"})
+            for anchor in subjects:
+                if self.facts.entity(anchor) is None:
+                    continue
+                for o in link_options(self.facts, anchor, []):
+                    if o.answer_kind != "entity" or o.answer_key == anchor:
+                        continue
+                    spec = o.spec.model_copy(update={"anchor": anchor})
+                    opt = Option(spec, o.answer_key, o.answer_kind, o.kind)
+                    if self._certified(opt, None):
+                        self._anchored.setdefault(o.answer_key, []).append(opt)
+        return self._anchored
+
+    def _certified(self, opt: Option, prev: str | None) -> bool:
+        """Only descriptions unique in the real world (see :mod:`builder.validity`)."""
+        got = self.certifier.hop(opt.spec, prev, opt.answer_key)
+        return not isinstance(got, Refusal)
+
     def _leaky(self, path: list[Step]) -> bool:
         """Whether the chain's question would name one of its own answers."""
         question = Realizer(self.facts).question([s.opt.spec for s in path])
         texts: list[str] = []
-        prev = ""
+        prev = path[0].opt.spec.anchor
         for s in path:
             text, aliases = answer_text(self.facts, s.opt.answer_key, prev, s.opt.spec.link)
             texts += [text, *aliases]
@@ -110,7 +139,7 @@ class ChainBuilder:
     def _searchable(self, path: list[Step]) -> bool:
         """Keep, per hop, only evidence that local search finds for the hop's query (searched
         once a whole chain stands, so abandoned branches cost no searches)."""
-        prev: str | None = None
+        prev: str | None = path[0].opt.spec.anchor or None
         found: list[list[Evidence]] = []
         for step in path:
             got = retrievable(self.facts, step.opt.spec, prev, step.evidence)
@@ -144,6 +173,7 @@ class ChainBuilder:
         prev = last.answer_key
         answers = {s.opt.answer_key for s in path}
         mentioned = {c.value for s in path for c in s.opt.spec.constraints}
+        mentioned.add(path[0].opt.spec.anchor)
         used = {c.property for c in last.spec.constraints} | {last.spec.link}
         final = len(path) + 1 == length
         if prev not in self._links:
@@ -155,6 +185,7 @@ class ChainBuilder:
             and not ({c.value for c in o.spec.constraints} & answers)
             and o.spec.link not in used
             and (final or o.answer_kind == "entity")
+            and self._certified(o, prev)
         ]
         for opt, carried in self._ranked(opts, prev, path[-1].alts, len(path), rng)[:MAX_TRIES]:
             if final and not carried:

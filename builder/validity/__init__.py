@@ -1,0 +1,1 @@
+"""Validity: questions true in the real world (completeness model, certificates, live counts)."""

@@ -1,0 +1,349 @@
+"""Certificates: a hop description's answers, evaluated over a set complete in the real world.
+
+One module used by seeding, injection and the checks alike. :meth:`Certifier.hop` certifies an
+unambiguous hop (exactly one member of a complete set fits the description as the question
+words it); :meth:`Certifier.ambiguous` an ambiguous one (the candidates are all members fitting
+the weakened description; with the clue, exactly the target; for a false detail, no member fits
+and the detail is decidable for every member). Where no source of completeness applies the
+answer is a :class:`Refusal` with its reason, and the generator does not use the description.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from builder.kb.text import normalize_name
+from builder.records.sample import Certificate
+from builder.records.seed import ClueFact, Constraint, HopSpec, InjectionSpec
+from builder.seeding.facts import Facts, year_of
+from builder.seeding.resolve import top, weaken, without
+from builder.validity.completeness import Completeness, LiveSource, Universe, holds_in
+
+MAX_UNIVERSE = 400  # members listed in a certificate (larger complete sets are not used)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a description is not certified: ``reason`` is a short code, ``detail`` the words."""
+
+    reason: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.reason}: {self.detail}"
+
+
+Outcome = Certificate | Refusal
+
+
+class Certifier:
+    """Certifies hop descriptions over complete sets; caches per run (the store is read-only)."""
+
+    def __init__(self, facts: Facts, live: LiveSource | None = None) -> None:
+        self.facts = facts
+        self.completeness = Completeness(facts)
+        self.live = live
+        self._hops: dict[tuple[str, str, str], Outcome] = {}
+
+    # ------------------------------------------------------------------ sets
+    def universe(self, spec: HopSpec, prev: str | None) -> Universe | Refusal:
+        """The complete set a description is evaluated over, or why there is none."""
+        prev = prev or spec.anchor or None
+        got = self._declared(spec, prev)
+        if isinstance(got, Refusal) and self.live is not None:
+            counted = self.live.universe(spec, prev)
+            if counted is not None:
+                return counted
+        if isinstance(got, Universe) and len(got.members) > MAX_UNIVERSE:
+            return Refusal("too_large", f"{got.source} has {len(got.members)} members")
+        return got
+
+    def _declared(self, spec: HopSpec, prev: str | None) -> Universe | Refusal:
+        f, comp = self.facts, self.completeness
+        if spec.link:
+            if not prev:
+                return Refusal("no_subject", "a linked hop without a previous answer")
+            rel, subj = f.label(spec.link), f.label(prev)
+            if spec.link_inverse:
+                d = comp.inverse(spec.link, prev, spec.class_id)
+                if d is not None:
+                    return comp.universe(d)
+                return Refusal(
+                    "inverse_incomplete", f"no complete set of things whose {rel} is {subj}"
+                )
+            if spec.qualifier:
+                year = year_of(spec.qualifier_value)
+                d = comp.forward(prev, spec.link, year)
+                if d is not None:
+                    return comp.universe(d)
+                return Refusal(
+                    "version_incomplete", f"{subj}'s {rel} is not declared complete for {year}"
+                )
+            if spec.any_time:
+                d = comp.forward_any(prev, spec.link)
+                if d is not None:
+                    return comp.universe(d)
+                return Refusal("version_incomplete", f"{subj}'s {rel} over time is not complete")
+            if comp.single_valued(spec.link):
+                vals = f.value_keys(prev, spec.link)
+                if len(vals) == 1:
+                    return Universe("single_value", spec.link, comp.as_of, tuple(vals))
+                return Refusal("multi_valued", f"single-valued {rel} has {len(vals)} values")
+            d = comp.forward(prev, spec.link)
+            if d is not None:
+                return comp.universe(d)
+            return Refusal(
+                "multi_valued", f"{rel} has several values and {subj}'s are not declared complete"
+            )
+        exact = [c for c in spec.constraints if c.match == "exact"]
+        for c in sorted(exact, key=lambda c: (f.count(c.property, c.value), c.property)):
+            d = comp.inverse(c.property, c.value, spec.class_id)
+            if d is not None:
+                return comp.universe(d)
+        if spec.class_id:
+            d = comp.inverse("P31", spec.class_id, spec.class_id)
+            if d is not None:
+                return comp.universe(d)
+        words = ", ".join(f"{f.label(c.property)}={c.value_label or c.value}" for c in exact)
+        noun = f.label(spec.class_id) if spec.class_id else "thing"
+        return Refusal(
+            "open_class", f"no complete set of {noun} declared for {words or 'the class'}"
+        )
+
+    # ------------------------------------------------------------------ facts
+    def decidable(self, key: str, c: Constraint) -> bool:
+        """Whether the store knows, for entity ``key``, if ``c`` holds in the real world."""
+        comp = self.completeness
+        if comp.single_valued(c.property) and self.facts.value_keys(key, c.property):
+            return True
+        if comp.forward(key, c.property) is not None:
+            return True
+        if c.match == "exact":
+            d = comp.inverse(c.property, c.value)
+            if d is not None and comp.covers(d, key):
+                return True
+        return False
+
+    def evaluate(self, spec: HopSpec, prev: str | None, u: Universe) -> list[str] | Refusal:
+        """Members of ``u`` that fit the whole description, or why that cannot be known."""
+        f = self.facts
+        prev = prev or spec.anchor or None
+        keys = list(u.members)
+        if spec.link and not spec.link_inverse and spec.qualifier and prev:
+            year = year_of(spec.qualifier_value)
+            timed = f.timed(prev, spec.link)
+            held = {v.value_key for v in timed if year is not None and holds_in(v, year)}
+            keys = [k for k in keys if k in held]
+        if spec.class_id:
+            keys = [k for k in keys if spec.class_id in f.classes(k)]
+        for c in spec.constraints:
+            unknown = [k for k in keys if not self.decidable(k, c)]
+            if unknown:
+                what = f"{f.label(c.property)} = {c.value_label or c.value}"
+                names = ", ".join(f.label(k) for k in unknown[:3])
+                return Refusal("undecidable", f"whether {what} is unknown for {names}")
+            keys = [k for k in keys if f.holds(k, c)]
+        criteria = [spec.criterion] if spec.criterion else list(spec.criteria_options)
+        for pid in criteria:
+            bad = self._unranked(keys, pid)
+            if bad is not None:
+                return bad
+        if spec.criterion:
+            keys = top(f, keys, spec.criterion, spec.criterion_order)
+        elif spec.criteria_options:
+            order = spec.criterion_order
+            keys = [t for pid in spec.criteria_options for t in top(f, keys, pid, order)]
+        return sorted(set(keys))
+
+    def _unranked(self, keys: Sequence[str], pid: str) -> Refusal | None:
+        """A superlative needs every member's value, dated alike for changing quantities."""
+        f = self.facts
+        values = f.store.numeric_values(pid, list(keys))
+        missing = sorted(set(keys) - {v.entity_id for v in values})
+        if missing:
+            names = ", ".join(f.label(k) for k in missing[:3])
+            return Refusal(
+                "superlative_incomplete", f"no {f.label(pid)} for {len(missing)} members: {names}"
+            )
+        if self.completeness.dated(pid):
+            years = {year_of(v.point_in_time) for v in values}
+            if len(years) != 1 or None in years:
+                return Refusal(
+                    "dates_unaligned", f"{f.label(pid)} values dated {sorted(map(str, years))}"
+                )
+        return None
+
+    # ------------------------------------------------------------------ hops
+    def hop(self, spec: HopSpec, prev: str | None, answer: str) -> Outcome:
+        """The certificate of an unambiguous hop: exactly ``answer`` fits, over a complete set."""
+        prev = prev or spec.anchor or None
+        key = (spec.model_dump_json(), prev or "", answer)
+        if key not in self._hops:
+            self._hops[key] = self._hop(spec, prev, answer)
+        return self._hops[key]
+
+    def _hop(self, spec: HopSpec, prev: str | None, answer: str) -> Outcome:
+        f = self.facts
+        link_dated = spec.link and self.completeness.dated(spec.link)
+        if link_dated and not spec.link_inverse and spec.qualifier != "P585":
+            return Refusal("undated_quantity", f"{f.label(spec.link)} changes over time")
+        u = self.universe(spec, prev)
+        if isinstance(u, Refusal):
+            return u
+        matches = self.evaluate(spec, prev, u)
+        if isinstance(matches, Refusal):
+            return matches
+        if matches != [answer]:
+            names = ", ".join(f.key_text(k, subject=prev or "", pid=spec.link) for k in matches[:4])
+            return Refusal(
+                "not_unique", f"{len(matches)} of {len(u.members)} members fit ({names or 'none'})"
+            )
+        return self._certificate(u, matches, [], spec, prev)
+
+    def ambiguous(
+        self, spec: HopSpec, inj: InjectionSpec, prev: str | None, target: str
+    ) -> Outcome:
+        """The certificate of an ambiguous hop (the clue is ``inj.clue``)."""
+        f = self.facts
+        prev = prev or spec.anchor or None
+        weak = weaken(spec, inj)
+        if inj.type == "factual":
+            u = self.universe(weak, prev)
+            if isinstance(u, Refusal):
+                return u
+            exact = self.evaluate(weak, prev, u)
+            if isinstance(exact, Refusal):
+                return exact
+            if exact:
+                names = ", ".join(f.label(k) for k in exact[:3])
+                return Refusal("false_detail_true", f"the altered detail is true of {names}")
+            relaxed = without(weak, inj.constraint)
+            ru = self.universe(relaxed, prev)
+            if isinstance(ru, Refusal):
+                return ru
+            near = self.evaluate(relaxed, prev, ru)
+            if isinstance(near, Refusal):
+                return near
+            matches: list[str] = []
+            pool, clue_over, cu = near, relaxed, ru
+        else:
+            u = self.universe(weak, prev)
+            if isinstance(u, Refusal):
+                return u
+            got = self.evaluate(weak, prev, u)
+            if isinstance(got, Refusal):
+                return got
+            if len(got) < 2 or target not in got:
+                return Refusal("not_ambiguous", f"{len(got)} members fit the weakened description")
+            matches = pool = got
+            clue_over, cu = weak, u
+        if inj.type == "entity":
+            dropped = spec.constraints[inj.constraint]
+            if inj.clue.property == dropped.property:
+                return Refusal("clue_restates", "the clue restates the dropped constraint")
+        bad = self.definitional(target, inj.clue)
+        if bad is not None:
+            return bad
+        left = self.clue_matches(inj.clue, pool, clue_over, prev)
+        if isinstance(left, Refusal):
+            return left
+        if left != [target]:
+            names = ", ".join(f.label(k) for k in left[:4])
+            return Refusal("clue_not_unique", f"the clue fits {len(left)} members ({names})")
+        return self._certificate(cu, matches, left, spec, prev)
+
+    def clue_matches(
+        self, clue: ClueFact, keys: Sequence[str], spec: HopSpec, prev: str | None
+    ) -> list[str] | Refusal:
+        """Members among ``keys`` the clue's fact fits, or why that cannot be known."""
+        f = self.facts
+        prev = prev or spec.anchor or None
+        if clue.kind == "fact":
+            c = Constraint(property=clue.property, value=clue.value, match=clue.match)
+            unknown = [k for k in keys if not self.decidable(k, c)]
+            if unknown:
+                names = ", ".join(f.label(k) for k in unknown[:3])
+                return Refusal(
+                    "clue_undecidable", f"whether the clue's {f.label(c.property)} fits {names}"
+                )
+            return sorted(k for k in keys if f.holds(k, c))
+        if clue.kind == "qualifier":
+            year = year_of(clue.value)
+            if not prev or not spec.link or year is None:
+                return Refusal("clue_undecidable", "a time clue without a timed relation")
+            if self.completeness.forward(prev, spec.link, year) is None:
+                return Refusal("clue_undecidable", f"no complete list of versions for {year}")
+            held = {v.value_key for v in f.timed(prev, spec.link) if holds_in(v, year)}
+            return sorted(k for k in keys if k in held)
+        plain = spec.model_copy(update={"criterion": "", "criteria_options": []})
+        u = self.universe(plain, prev)
+        if isinstance(u, Refusal):
+            return u
+        group = self.evaluate(plain, prev, u)
+        if isinstance(group, Refusal):
+            return group
+        order = clue.value if clue.value in ("max", "min") else spec.criterion_order
+        return sorted(k for k in top(f, group, clue.property, order) if k in keys)
+
+    def definitional(self, target: str, clue: ClueFact) -> Refusal | None:
+        """A clue that is the answer's definition ("caused by Mycobacterium ulcerans" for
+        Buruli ulcer) names it rather than recalling something about it."""
+        if clue.kind != "fact" or not clue.value_label or clue.match != "exact":
+            return None
+        ent = self.facts.entity(target)
+        words = " ".join(x for x in (ent.label(), ent.description()) if x) if ent else ""
+        value = normalize_name(clue.value_label)
+        if len(value) >= 4 and f" {value} " in f" {normalize_name(words)} ":
+            return Refusal("definitional_clue", f"the clue's {clue.value_label!r} defines it")
+        return None
+
+    # ------------------------------------------------------------------ words
+    def _certificate(
+        self,
+        u: Universe,
+        matches: list[str],
+        clue_matches: list[str],
+        spec: HopSpec,
+        prev: str | None,
+    ) -> Certificate:
+        return Certificate(
+            basis=u.basis,
+            source=u.source,
+            as_of=u.as_of,
+            universe=list(u.members),
+            matches=matches,
+            clue_matches=clue_matches,
+            explanation=self.explain(u, matches, clue_matches, spec, prev),
+        )
+
+    def explain(
+        self,
+        u: Universe,
+        matches: list[str],
+        clue_matches: list[str],
+        spec: HopSpec,
+        prev: str | None,
+    ) -> str:
+        f = self.facts
+
+        def name(k: str) -> str:
+            return f.key_text(k, subject=prev or "", pid=spec.link) if spec.link else f.label(k)
+
+        if u.basis == "single_value":
+            head = f"'{f.label(u.source)}' has one value per subject"
+        elif u.basis == "live_count":
+            head = f"counted over all of Wikidata on {u.as_of}"
+        else:
+            scope = u.scope or u.source
+            head = f"evaluated over {scope} ({len(u.members)}, complete as of {u.as_of})"
+        if clue_matches:
+            fits = ", ".join(name(k) for k in matches[:6]) or "none"
+            more = f" and {len(matches) - 6} more" if len(matches) > 6 else ""
+            said = (
+                f"{len(matches)} fit the vague description ({fits}{more})"
+                if matches
+                else ("nothing fits the description as the user states it")
+            )
+            return f"{head.capitalize()}: {said}; with the clue only {name(clue_matches[0])}."
+        return f"{head.capitalize()}: only {name(matches[0])} fits." if matches else head
