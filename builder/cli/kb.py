@@ -15,6 +15,8 @@ from builder.kb.importers import import_paths
 from builder.kb.inspect import entity_view
 from builder.kb.store import KnowledgeStore
 from builder.records.kb import ImportReport
+from builder.seeding.facts import Facts
+from builder.validity.completeness import declaration_sizes, declarations_about
 
 app = new_app("Knowledge snapshot: import Wikidata JSON and pages, inspect the store.")
 
@@ -137,6 +139,54 @@ def show_cmd(
             table.add_row(name, statement.value, statement.rank, quals)
             name = ""
     console.print(table)
+    with _open_existing(ctx) as store:
+        marks = declarations_about(Facts(store), entity_id)
+    for m in marks:
+        d = m.declaration
+        arrow = "values of" if d.direction == "forward" else "things with"
+        console.print(
+            f"complete: {arrow} {d.property} ({d.scope}; {m.size} in the store, as of "
+            f"{d.as_of}; declaration {d.id})",
+            highlight=False,
+        )
+
+
+@app.command("completeness")
+def completeness_cmd(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+) -> None:
+    """Completeness declarations: sets known to hold every real member, with their sizes.
+
+    Columns: id; dir (fwd: the subject's values of the property; inv: everything whose
+    property is the subject); property; subject; range (years a timed set covers); size
+    (members in the store); as of (date the set is complete at)."""
+    with _open_existing(ctx) as store:
+        sizes = declaration_sizes(Facts(store))
+    if as_json:
+        typer.echo(json.dumps([s.model_dump(exclude_defaults=True) for s in sizes], indent=1))
+        return
+    if not sizes:
+        console.print(
+            "no completeness declarations in this store: every description is "
+            "refused unless live counts are enabled (see docs/validity.md)"
+        )
+        return
+    table = Table("id", "dir", "property", "subject", "range", "size", "as of")
+    for s in sizes:
+        d = s.declaration
+        span = f"{d.since or ''}-{d.until or ''}" if d.since or d.until else ""
+        table.add_row(
+            d.id,
+            "fwd" if d.direction == "forward" else "inv",
+            d.property,
+            d.subject,
+            span,
+            str(s.size),
+            d.as_of,
+        )
+    console.print(table)
+    console.print(f"{len(sizes)} declarations", highlight=False)
 
 
 # --- `discobench kb fetch` (HTTP clients engineer): add the command below this line. --------

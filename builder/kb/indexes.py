@@ -169,6 +169,7 @@ class IndexQueries(EntityReader):
             statements=one("SELECT COUNT(*) FROM statements"),
             qualified_statements=one("SELECT COUNT(*) FROM statements WHERE qualified = 1"),
             pages=one("SELECT COUNT(*) FROM pages"),
+            completeness_declarations=one("SELECT COUNT(*) FROM completeness"),
             per_domain=dict(sorted(per_domain.items())),
             snapshot_id=self.get_meta("snapshot_id"),
             snapshot_version=self.get_meta("snapshot_version"),

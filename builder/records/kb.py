@@ -70,6 +70,7 @@ class KBStats(_Frozen):
     statements: int
     qualified_statements: int
     pages: int
+    completeness_declarations: int = 0
     per_domain: dict[str, int]
     snapshot_id: str | None = None
     snapshot_version: str | None = None

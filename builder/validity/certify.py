@@ -207,6 +207,8 @@ class Certifier:
         """The certificate of an ambiguous hop (the clue is ``inj.clue``)."""
         f = self.facts
         prev = prev or spec.anchor or None
+        if inj.type in ("entity", "factual") and not 0 <= inj.constraint < len(spec.constraints):
+            return Refusal("bad_plan", f"no constraint {inj.constraint} in the description")
         weak = weaken(spec, inj)
         if inj.type == "factual":
             u = self.universe(weak, prev)
@@ -239,8 +241,9 @@ class Certifier:
             matches = pool = got
             clue_over, cu = weak, u
         if inj.type == "entity":
-            dropped = spec.constraints[inj.constraint]
-            if inj.clue.property == dropped.property:
+            if not 0 <= inj.constraint < len(spec.constraints):
+                return Refusal("bad_plan", f"no constraint {inj.constraint} to drop")
+            if inj.clue.property == spec.constraints[inj.constraint].property:
                 return Refusal("clue_restates", "the clue restates the dropped constraint")
         bad = self.definitional(target, inj.clue)
         if bad is not None:

@@ -17,6 +17,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Protocol
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from builder.records.completeness import Basis, Declaration
 from builder.records.kb import TimedValue
 from builder.records.seed import HopSpec
@@ -150,10 +152,31 @@ class Completeness:
         if d.direction == "inverse":
             subs = f.store.subjects(d.property, d.subject)
             return sorted(k for k in subs if self.covers(d, k))
+        timed = f.timed(d.subject, d.property)
         if d.since is not None or d.until is not None:
-            timed = f.timed(d.subject, d.property)
             return sorted({v.value_key for v in timed if meets(v, d.since, d.until)})
-        return sorted(f.value_keys(d.subject, d.property))
+        # every version of a time-qualified list, not only the preferred (current) one
+        return sorted({*f.value_keys(d.subject, d.property), *(v.value_key for v in timed)})
 
     def universe(self, d: Declaration) -> Universe:
         return Universe("complete_set", d.id, d.as_of, tuple(self.members(d)), d.scope)
+
+
+class DeclarationSize(BaseModel):
+    """A declaration with the size of the set it makes complete, as the store holds it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    declaration: Declaration
+    size: int = Field(description="Members in the store (values or subjects).")
+
+
+def declaration_sizes(facts: Facts) -> list[DeclarationSize]:
+    """Every declaration of the store with its member count (``kb completeness``)."""
+    comp = Completeness(facts)
+    return [DeclarationSize(declaration=d, size=len(comp.members(d))) for d in comp.declarations]
+
+
+def declarations_about(facts: Facts, entity_id: str) -> list[DeclarationSize]:
+    """Declarations whose set hangs on ``entity_id`` (``kb show`` marks them)."""
+    return [s for s in declaration_sizes(facts) if s.declaration.subject == entity_id]

@@ -24,10 +24,11 @@ def game_chain(store: KnowledgeStore) -> SeedChain:
 
 
 def ceo_chain(store: KnowledgeStore) -> SeedChain:
-    """Nintendo -> chief executive from 2015 -> birthplace: version."""
+    """Nintendo -> chief executive in 2016 -> birthplace: version (2016 is inside one term;
+    2015, when Iwata's term ended and Kimishima's began, would fit both)."""
     specs = [
         HopSpec(class_id="Q783794", constraints=[KYOTO]),
-        HopSpec(link="P169", qualifier="P580", qualifier_value="+2015-00-00T00:00:00Z"),
+        HopSpec(link="P169", qualifier="P580", qualifier_value="+2016-00-00T00:00:00Z"),
         HopSpec(link="P19"),
     ]
     return chain_from_specs(store, "seed-000002", specs)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.kb.store import KnowledgeStore
+from builder.records.completeness import Declaration
 from builder.records.page import Page
 from builder.records.wikidata import Entity
 
@@ -125,7 +126,31 @@ def ent(
     return Entity.model_validate(doc), pg
 
 
-def build_store(path: Path, items: list[tuple[Entity, Page | None]]) -> KnowledgeStore:
+def closed_world(entities: list[Entity]) -> list[Declaration]:
+    """Declarations that make a hand-built world its own real world: every entity's values of
+    every property, and every entity holding each value, are complete (nothing exists outside
+    the test world), so the validity model certifies over it as it would over a real set."""
+    out: dict[str, Declaration] = {}
+    for e in entities:
+        for pid, statements in e.claims.items():
+            out[f"fwd:{e.id}:{pid}"] = Declaration(
+                id=f"fwd:{e.id}:{pid}", subject=e.id, property=pid, direction="forward",
+                as_of="2026-01-01", scope=f"all {pid} of {e.id}",
+            )  # fmt: skip
+            for st in statements:
+                if st.value is not None and st.value.type == "wikibase-entityid":
+                    v = st.value.key()
+                    out[f"inv:{v}:{pid}"] = Declaration(
+                        id=f"inv:{v}:{pid}", subject=v, property=pid, direction="inverse",
+                        as_of="2026-01-01", scope=f"everything with {pid} {v}",
+                    )  # fmt: skip
+    return list(out.values())
+
+
+def build_store(
+    path: Path, items: list[tuple[Entity, Page | None]], *, closed: bool = True
+) -> KnowledgeStore:
+    """A real store of ``items``; ``closed``: declare the hand-built world complete."""
     store = KnowledgeStore.open(path)
     props = [
         Entity.model_validate(
@@ -140,6 +165,8 @@ def build_store(path: Path, items: list[tuple[Entity, Page | None]]) -> Knowledg
     ]
     store.upsert_entities([*props, *(e for e, _ in items)])
     store.upsert_pages([p for _, p in items if p is not None])
+    if closed:
+        store.upsert_declarations(closed_world([e for e, _ in items]))
     store.set_meta("snapshot_id", "minikb")
     store.set_meta("snapshot_version", "2026-01-01")
     return store

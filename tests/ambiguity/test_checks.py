@@ -13,7 +13,7 @@ from builder.ambiguity.checks import CheckReport, run_checks
 from builder.ambiguity.plan import read_plan
 from builder.ambiguity.validate import validate_samples
 from builder.kb.store import KnowledgeStore
-from builder.records.sample import Candidate, Provenance, Sample
+from builder.records.sample import Candidate, Certificate, Provenance, Sample
 from builder.records.seed import ClueFact, Constraint, InjectionSpec
 from builder.seeding.facts import Facts
 from builder.seeding.resolve import without
@@ -55,6 +55,7 @@ def test_good_sample_passes_all(mini: KnowledgeStore, good: Sample) -> None:
         "consequential",
         "no_leakage",
         "retrievable",
+        "certified",
     ]
 
 
@@ -120,7 +121,9 @@ def test_consequential_rejects_siblings_with_the_same_final_answer(
         Candidate(id=k, label=k, downstream_answer="3 March 2017") for k in ("L:botw", "L:odyssey")
     ]
     weak = without(chain.hops[0].spec, 2)
-    forced = {0: Proposal(0, inj, weak, cands, "forced")}
+    cert = ctx.certifier.ambiguous(chain.hops[0].spec, inj, None, chain.hops[0].answer_key)
+    assert isinstance(cert, Certificate), cert
+    forced = {0: Proposal(0, inj, weak, cands, "forced", cert)}
     sample = assemble(ctx, forced, provenance=Provenance(), seed=0, types=["entity"])
     failed = _failed(run_checks(mini, sample))
     assert failed["consequential"] == "hop 1: 0/1 wrong candidates change it"
@@ -151,7 +154,7 @@ def test_retrievable_rejects_evidence_search_cannot_find(
 def test_a_sample_without_plan_fails_every_check(mini: KnowledgeStore, good: Sample) -> None:
     bare = good.model_copy(update={"provenance": Provenance()})
     report = run_checks(mini, bare)
-    assert not report.passed and len(report.failed()) == 6
+    assert not report.passed and len(report.failed()) == 7
     assert "no readable plan" in report.results[0].detail
 
 

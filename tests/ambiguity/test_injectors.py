@@ -37,8 +37,8 @@ def test_version_drops_the_time_qualifier(mini: KnowledgeStore) -> None:
     assert cp.ambiguity_type == "version"
     downstream = {c.id: c.downstream_answer for c in cp.candidates}
     assert downstream == {"L:iwata": "Sapporo", "L:kimishima": "Tokyo", "L:furukawa": "Osaka"}
-    assert "2015" in cp.clue and "2015" not in s.question
-    assert "2015" in s.unambiguous_question
+    assert "2016" in cp.clue and "2016" not in s.question
+    assert "2016" in s.unambiguous_question
 
 
 def test_criteria_drops_the_ranking_criterion(mini: KnowledgeStore) -> None:
