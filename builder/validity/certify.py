@@ -119,11 +119,7 @@ class Certifier:
             return True
         if comp.forward(key, c.property) is not None:
             return True
-        if c.match == "exact":
-            d = comp.inverse(c.property, c.value)
-            if d is not None and comp.covers(d, key):
-                return True
-        return False
+        return c.match == "exact" and comp.inverse_covering(c.property, c.value, key) is not None
 
     def evaluate(self, spec: HopSpec, prev: str | None, u: Universe) -> list[str] | Refusal:
         """Members of ``u`` that fit the whole description, or why that cannot be known."""
@@ -293,6 +289,8 @@ class Certifier:
         """A clue that is the answer's definition ("caused by Mycobacterium ulcerans" for
         Buruli ulcer) names it rather than recalling something about it."""
         if clue.kind != "fact" or not clue.value_label or clue.match != "exact":
+            return None
+        if self.facts.entity(clue.value) is None:  # dates and numbers recall, never define
             return None
         ent = self.facts.entity(target)
         words = " ".join(x for x in (ent.label(), ent.description()) if x) if ent else ""

@@ -142,6 +142,14 @@ class Completeness:
                 return d
         return None
 
+    def inverse_covering(self, pid: str, value: str, key: str) -> Declaration | None:
+        """A declaration of every ``x`` with ``x pid value`` whose class ``key`` belongs to:
+        then whether ``key pid value`` holds is known."""
+        for d in self._inverse.get((value, pid), []):
+            if self.covers(d, key):
+                return d
+        return None
+
     def covers(self, d: Declaration, key: str) -> bool:
         """Whether entity ``key`` lies within an inverse declaration's class."""
         return not d.class_id or d.class_id in self.facts.classes(key)

@@ -41,6 +41,9 @@ PROPS: dict[str, tuple[str, str]] = {
     "P2046": ("area", "quantity"),
     "P4511": ("vertical depth", "quantity"),
     "P2142": ("box office", "quantity"),
+    "P2130": ("cost", "quantity"),
+    "P2047": ("duration", "quantity"),
+    "P828": ("has cause", "wikibase-item"),
 }
 
 
@@ -101,6 +104,7 @@ def ent(
     claims: dict[str, Any] | None = None,
     page: str | None = None,
     aliases: tuple[str, ...] = (),
+    description: str = "",
 ) -> tuple[Entity, Page | None]:
     all_claims = dict(claims or {})
     if cls:
@@ -110,6 +114,7 @@ def ent(
         "type": "item",
         "labels": {"en": {"language": "en", "value": label}},
         "aliases": {"en": [{"language": "en", "value": a} for a in aliases]},
+        "descriptions": {"en": {"language": "en", "value": description}} if description else {},
         "claims": {pid: _statements(pid, v, eid) for pid, v in all_claims.items()},
     }
     pg = (
@@ -147,26 +152,62 @@ def closed_world(entities: list[Entity]) -> list[Declaration]:
     return list(out.values())
 
 
+def _constraint(pid: str, i: int, qid: str, dated: bool) -> dict[str, Any]:
+    """A P2302 statement as Wikidata writes it (single-value / required-qualifier P585)."""
+    value = {"entity-type": "item", "id": qid, "numeric-id": int(qid[1:])}
+    st: dict[str, Any] = {
+        "id": f"{pid}$P2302-{i}",
+        "type": "statement",
+        "rank": "normal",
+        "mainsnak": {
+            "snaktype": "value",
+            "property": "P2302",
+            "datatype": "wikibase-item",
+            "datavalue": {"type": "wikibase-entityid", "value": value},
+        },
+    }
+    if dated:
+        p585 = {"entity-type": "property", "id": "P585", "numeric-id": 585}
+        snak = {"snaktype": "value", "property": "P2306", "datatype": "wikibase-property",
+                "datavalue": {"type": "wikibase-entityid", "value": p585}}  # fmt: skip
+        st["qualifiers"] = {"P2306": [snak]}
+        st["qualifiers-order"] = ["P2306"]
+    return st
+
+
 def build_store(
-    path: Path, items: list[tuple[Entity, Page | None]], *, closed: bool = True
+    path: Path,
+    items: list[tuple[Entity, Page | None]],
+    *,
+    closed: bool = True,
+    single_valued: frozenset[str] = frozenset(),
+    dated: frozenset[str] = frozenset(),
+    declarations: tuple[Declaration, ...] = (),
 ) -> KnowledgeStore:
-    """A real store of ``items``; ``closed``: declare the hand-built world complete."""
+    """A real store of ``items``. ``closed``: declare the hand-built world complete (it is
+    the whole world of the test); otherwise only ``declarations`` hold, and the properties in
+    ``single_valued`` / ``dated`` carry Wikidata's P2302 constraints."""
     store = KnowledgeStore.open(path)
-    props = [
-        Entity.model_validate(
-            {
-                "id": pid,
-                "type": "property",
-                "datatype": dtype,
-                "labels": {"en": {"language": "en", "value": label}},
-            }
-        )
-        for pid, (label, dtype) in PROPS.items()
-    ]
+    props = []
+    for pid, (label, dtype) in PROPS.items():
+        claims = []
+        if pid in single_valued:
+            claims.append(_constraint(pid, 0, "Q19474404", False))
+        if pid in dated:
+            claims.append(_constraint(pid, 1, "Q21510856", True))
+        doc = {
+            "id": pid,
+            "type": "property",
+            "datatype": dtype,
+            "labels": {"en": {"language": "en", "value": label}},
+            "claims": {"P2302": claims} if claims else {},
+        }
+        props.append(Entity.model_validate(doc))
     store.upsert_entities([*props, *(e for e, _ in items)])
     store.upsert_pages([p for _, p in items if p is not None])
     if closed:
         store.upsert_declarations(closed_world([e for e, _ in items]))
+    store.upsert_declarations(declarations)
     store.set_meta("snapshot_id", "minikb")
     store.set_meta("snapshot_version", "2026-01-01")
     return store

@@ -1,8 +1,9 @@
-"""Each of the six checks rejects a sample that breaks it, and says why with numbers."""
+"""Each of the seven checks rejects a sample that breaks it, and says why with numbers."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -171,3 +172,33 @@ def test_constraint_year_match(mini: KnowledgeStore) -> None:
     facts = Facts(mini)
     c = Constraint(property="P577", value="+2017-00-00T00:00:00Z", match="year")
     assert facts.holds("L:botw", c) and not facts.holds("L:acnh", c)
+
+
+def test_every_checkpoint_carries_a_certificate(good: Sample) -> None:
+    for cp in good.checkpoints:
+        assert cp.certificate.basis in ("single_value", "complete_set")
+        assert cp.certificate.matches and cp.certificate.explanation
+    amb = next(cp for cp in good.checkpoints if cp.ambiguous)
+    assert sorted(amb.certificate.matches) == sorted(c.id for c in amb.candidates)
+    assert amb.certificate.clue_matches == [amb.entity_id]
+
+
+def test_certified_fails_when_a_declaration_no_longer_holds(mini_path: Path) -> None:
+    """validate re-checks every certificate against the store: a set that is no longer
+    declared complete (or whose members changed) fails the sample, with the reason."""
+    with KnowledgeStore.open(mini_path) as store:
+        sample = inject(store, [game_chain(store)], types=["entity"], progress=False).samples[0]
+        assert run_checks(store, sample).passed
+        store.conn.execute("DELETE FROM completeness WHERE id LIKE 'inv:%'")
+        failed = _failed(run_checks(store, sample))
+    assert set(failed) == {"certified"}
+    assert failed["certified"].startswith("hop 1: open_class: no complete set of video game")
+
+
+def test_certified_fails_when_the_certificate_was_edited(
+    mini: KnowledgeStore, good: Sample
+) -> None:
+    cert = good.checkpoints[0].certificate
+    edited = _edit_cp(good, 0, certificate=cert.model_copy(update={"matches": ["L:botw"]}))
+    failed = _failed(run_checks(mini, edited))
+    assert failed["certified"] == "hop 1: certificate no longer holds (matches changed)"

@@ -1,0 +1,278 @@
+"""The validity model on a small open world: every refusal of issue 10 with its reason, and
+the certificates of what is certified (single value, complete set), re-checked by validate.
+
+The world is *open*: only what a declaration says is complete is complete, as for the bundled
+snapshot; nothing else is assumed about what exists beyond it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from builder.kb.store import KnowledgeStore
+from builder.records.completeness import Declaration
+from builder.records.sample import Certificate
+from builder.records.seed import ClueFact, Constraint, HopSpec, InjectionSpec
+from builder.seeding.facts import Facts
+from builder.validity.certify import Certifier, Refusal
+from tests.ambiguity.minikb import build_store, ent
+
+FILM, HUMAN, CITY, COMPANY, WRITER = "Q11424", "Q5", "Q515", "Q783794", "L:occ-writer"
+NOLAN = Constraint(property="P57", value="L:nolan", value_label="Christopher Nolan")
+SINGLE = frozenset({"P19", "P569", "P577", "P2130", "P2047"})
+DATED = frozenset({"P1082"})
+
+
+def _y(year: int) -> str:
+    return f"+{year:04d}-00-00T00:00:00Z"
+
+
+def _film(eid: str, label: str, year: str, budget: int | None, minutes: int) -> object:
+    claims: dict[str, object] = {"P57": "L:nolan", "P577": year, "P2047": minutes}
+    if budget is not None:
+        claims["P2130"] = budget
+    return ent(
+        eid,
+        label,
+        FILM,
+        claims,
+        f"{label} is a {year} film by Christopher Nolan.",
+        description=f"{year} film directed by Christopher Nolan",
+    )
+
+
+def world() -> list[object]:
+    return [
+        ent(FILM, "film"),
+        ent(HUMAN, "human"),
+        ent(CITY, "city"),
+        ent(COMPANY, "company"),
+        ent(WRITER, "writer"),
+        ent("L:london", "London", CITY, {"P1082": {"v": 8799800, "P585": "2021"}}),
+        ent(
+            "L:nolan",
+            "Christopher Nolan",
+            HUMAN,
+            {"P569": "1970-07-30", "P19": "L:london", "P166": ["L:oscar", "L:bafta"]},
+        ),
+        ent("L:oscar", "Academy Award for Best Director"),
+        ent("L:bafta", "BAFTA Award for Best Direction"),
+        _film("L:following", "Following", "1998", 6000, 69),
+        _film("L:memento", "Memento", "2000", 9000000, 113),
+        _film("L:inception", "Inception", "2010", 160000000, 148),
+        _film("L:oppenheimer", "Oppenheimer", "2023", 100000000, 180),
+        ent("L:austen", "Jane Austen", HUMAN, {"P106": WRITER, "P569": "1775-12-16"}),
+        ent("L:lamb", "Charles Lamb", HUMAN, {"P106": WRITER, "P569": "1775-02-10"}),
+        ent(
+            "L:acme",
+            "Acme",
+            COMPANY,
+            {
+                "P169": [
+                    {"v": "L:ceo-a", "P580": "2002", "P582": "2015"},
+                    {"v": "L:ceo-b", "P580": "2015", "P582": "2018"},
+                    {"v": "L:ceo-c", "P580": "2018", "rank": "preferred"},
+                ]
+            },
+        ),
+        ent("L:ceo-a", "Ada", HUMAN, {"P569": "1950"}),
+        ent("L:ceo-b", "Bo", HUMAN, {"P569": "1960"}),
+        ent("L:ceo-c", "Cy", HUMAN, {"P569": "1970"}),
+    ]
+
+
+DECLS = (
+    Declaration(
+        id="films-by-nolan",
+        subject="L:nolan",
+        property="P57",
+        direction="inverse",
+        class_id=FILM,
+        as_of="2024-12-31",
+        scope="films Nolan directed",
+    ),
+    Declaration(
+        id="acme-ceos",
+        subject="L:acme",
+        property="P169",
+        direction="forward",
+        since=2000,
+        until=2024,
+        as_of="2024-12-31",
+        scope="Acme's CEOs 2000-2024",
+    ),
+)
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
+    path = tmp_path_factory.mktemp("open") / "kb.sqlite"
+    kb = build_store(
+        path,
+        world(),
+        closed=False,
+        single_valued=SINGLE,
+        dated=DATED,  # type: ignore[arg-type]
+        declarations=DECLS,
+    )
+    yield kb
+    kb.close()
+
+
+@pytest.fixture
+def cert(store: KnowledgeStore) -> Certifier:
+    return Certifier(Facts(store))
+
+
+def _refused(got: object, reason: str) -> Refusal:
+    assert isinstance(got, Refusal), got
+    assert got.reason == reason, got
+    return got
+
+
+def test_an_open_class_filter_is_refused(cert: Certifier) -> None:
+    """'the writer born in 1775' fits Austen, Lamb, Landor… in reality: no complete set."""
+    spec = HopSpec(
+        class_id=HUMAN,
+        constraints=[
+            Constraint(property="P106", value=WRITER, value_label="writer"),
+            Constraint(property="P569", value=_y(1775), value_label="1775", match="year"),
+        ],
+    )
+    got = _refused(cert.hop(spec, None, "L:austen"), "open_class")
+    assert "writer" in got.detail
+
+
+def test_a_multi_valued_forward_hop_is_refused(cert: Certifier) -> None:
+    got = _refused(cert.hop(HopSpec(link="P166"), "L:nolan", "L:oscar"), "multi_valued")
+    assert "Christopher Nolan" in got.detail
+
+
+def test_a_single_valued_hop_is_certified(cert: Certifier) -> None:
+    got = cert.hop(HopSpec(link="P19"), "L:nolan", "L:london")
+    assert isinstance(got, Certificate), got
+    assert (got.basis, got.source, got.universe, got.matches) == (
+        "single_value",
+        "P19",
+        ["L:london"],
+        ["L:london"],
+    )
+    assert "one value per subject" in got.explanation and "London" in got.explanation
+
+
+def test_a_hop_over_a_declared_set_is_certified(cert: Certifier) -> None:
+    spec = HopSpec(
+        class_id=FILM,
+        constraints=[
+            NOLAN,
+            Constraint(property="P577", value=_y(2010), value_label="2010", match="year"),
+        ],
+    )
+    got = cert.hop(spec, None, "L:inception")
+    assert isinstance(got, Certificate), got
+    assert got.basis == "complete_set" and got.source == "films-by-nolan"
+    assert got.universe == ["L:following", "L:inception", "L:memento", "L:oppenheimer"]
+    assert got.matches == ["L:inception"] and got.as_of == "2024-12-31"
+
+
+def test_a_superlative_needs_every_member_ranked(store: KnowledgeStore, tmp_path: Path) -> None:
+    spec = HopSpec(class_id=FILM, constraints=[NOLAN], criterion="P2130", criterion_order="min")
+    ok = Certifier(Facts(store)).hop(spec, None, "L:following")
+    assert isinstance(ok, Certificate) and ok.matches == ["L:following"]
+    # the same set with a member whose budget is unknown: the cheapest is not known
+    items = [*world(), _film("L:doodlebug", "Doodlebug", "1997", None, 3)]
+    kb = build_store(
+        tmp_path / "kb.sqlite",
+        items,
+        closed=False,
+        single_valued=SINGLE,  # type: ignore[arg-type]
+        declarations=DECLS,
+    )
+    got = _refused(Certifier(Facts(kb)).hop(spec, None, "L:following"), "superlative_incomplete")
+    assert "Doodlebug" in got.detail
+    kb.close()
+
+
+def test_a_superlative_over_an_undeclared_set_is_refused(cert: Certifier) -> None:
+    spec = HopSpec(
+        class_id=HUMAN,
+        constraints=[Constraint(property="P106", value=WRITER, value_label="writer")],
+        criterion="P569",
+    )
+    _refused(cert.hop(spec, None, "L:austen"), "open_class")
+
+
+def test_a_transition_year_is_refused_and_a_mid_term_year_certified(cert: Certifier) -> None:
+    """Ada's term ended and Bo's began in 2015: 'the CEO in 2015' fits both."""
+    y2015 = HopSpec(link="P169", qualifier="P580", qualifier_value=_y(2015))
+    got = _refused(cert.hop(y2015, "L:acme", "L:ceo-b"), "not_unique")
+    assert "Ada" in got.detail and "Bo" in got.detail
+    y2016 = HopSpec(link="P169", qualifier="P580", qualifier_value=_y(2016))
+    ok = cert.hop(y2016, "L:acme", "L:ceo-b")
+    assert isinstance(ok, Certificate) and ok.source == "acme-ceos"
+
+
+def test_a_version_clue_on_a_transition_year_does_not_single_out(cert: Certifier) -> None:
+    spec = HopSpec(link="P169", qualifier="P580", qualifier_value=_y(2016))
+    clue = ClueFact(kind="qualifier", property="P580", value=_y(2015), match="year", text="")
+    inj = InjectionSpec(type="version", clue=clue)
+    got = _refused(cert.ambiguous(spec, inj, "L:acme", "L:ceo-b"), "clue_not_unique")
+    assert "2 members" in got.detail
+    good = inj.model_copy(update={"clue": clue.model_copy(update={"value": _y(2016)})})
+    ok = cert.ambiguous(spec, good, "L:acme", "L:ceo-b")
+    assert isinstance(ok, Certificate), ok
+    assert ok.matches == ["L:ceo-a", "L:ceo-b", "L:ceo-c"] and ok.clue_matches == ["L:ceo-b"]
+
+
+def test_a_false_detail_true_of_a_member_is_no_false_premise(cert: Certifier) -> None:
+    """'the Nolan film released in 2000' is Memento: saying 2000 for Inception is no mistake."""
+    spec = HopSpec(
+        class_id=FILM,
+        constraints=[
+            NOLAN,
+            Constraint(property="P577", value=_y(2010), value_label="2010", match="year"),
+        ],
+    )
+    clue = ClueFact(property="P2047", value="+148", value_label="148", text="")
+    wrong = InjectionSpec(
+        type="factual", constraint=1, false_value=_y(2000), false_label="2000", clue=clue
+    )
+    got = _refused(cert.ambiguous(spec, wrong, None, "L:inception"), "false_detail_true")
+    assert "Memento" in got.detail
+    false = wrong.model_copy(update={"false_value": _y(2011), "false_label": "2011"})
+    ok = cert.ambiguous(spec, false, None, "L:inception")
+    assert isinstance(ok, Certificate), ok
+    assert ok.matches == [] and ok.clue_matches == ["L:inception"]
+
+
+def test_a_definitional_clue_is_refused(cert: Certifier) -> None:
+    clue = ClueFact(property="P57", value="L:nolan", value_label="Christopher Nolan", text="")
+    got = _refused(cert.definitional("L:inception", clue), "definitional_clue")
+    assert "Christopher Nolan" in got.detail
+    other = ClueFact(property="P19", value="L:london", value_label="London", text="")
+    assert cert.definitional("L:inception", other) is None
+
+
+def test_an_entity_clue_may_not_restate_the_dropped_constraint(cert: Certifier) -> None:
+    spec = HopSpec(
+        class_id=FILM,
+        constraints=[
+            NOLAN,
+            Constraint(property="P577", value=_y(2010), value_label="2010", match="year"),
+        ],
+    )
+    clue = ClueFact(property="P577", value=_y(2010), value_label="2010", match="year", text="")
+    inj = InjectionSpec(type="entity", constraint=1, clue=clue)
+    _refused(cert.ambiguous(spec, inj, None, "L:inception"), "clue_restates")
+    other = ClueFact(property="P2047", value="+148", value_label="148 minutes", text="")
+    ok = cert.ambiguous(spec, inj.model_copy(update={"clue": other}), None, "L:inception")
+    assert isinstance(ok, Certificate) and ok.clue_matches == ["L:inception"]
+    assert len(ok.matches) == 4
+
+
+def test_an_undated_changing_quantity_is_refused(cert: Certifier) -> None:
+    got = _refused(cert.hop(HopSpec(link="P1082"), "L:london", "+8799800"), "undated_quantity")
+    assert "population" in got.detail
