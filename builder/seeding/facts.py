@@ -149,6 +149,26 @@ class Facts:
             self._timed[(subject_id, pid)] = groups[0].values if groups else []
         return self._timed[(subject_id, pid)]
 
+    def dated(self, subject_id: str, pid: str) -> list[TimedValue]:
+        """The time-qualified values of (subject, pid): the time group, else the one dated
+        statement (a population "in 2021" when the snapshot holds one census)."""
+        timed = self.timed(subject_id, pid)
+        if timed:
+            return timed
+        ent = self.entity(subject_id)
+        out = []
+        for st in ent.claims.get(pid, []) if ent else []:
+            pit = st.qualifier_time("P585")
+            if st.rank != "deprecated" and st.value is not None and pit is not None:
+                key, text = st.value.key(), self.display(st.value)
+                out.append(
+                    TimedValue(
+                        statement_id=st.id, value_key=key, display=text, rank=st.rank,
+                        point_in_time=pit.time,
+                    )
+                )  # fmt: skip
+        return out if len(out) == 1 else []
+
     def instances(self, class_id: str) -> list[str]:
         if class_id not in self._instances:
             self._instances[class_id] = self.store.instances_of(class_id)

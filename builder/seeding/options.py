@@ -7,7 +7,7 @@ returned in a deterministic order and the caller shuffles them with its seeded R
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from builder.kb.domains import CLASS_DOMAIN
@@ -178,9 +178,15 @@ def _ranked_options(
     return out
 
 
-def link_options(facts: Facts, prev: str, inverse_props: Iterable[str]) -> list[Option]:
+def link_options(
+    facts: Facts,
+    prev: str,
+    inverse_props: Iterable[str],
+    dated: Callable[[str], bool] | None = None,
+) -> list[Option]:
     """Later-hop descriptions from ``prev``: single-valued relations, time-pinned versions,
-    multi-valued relations narrowed by a fact of the value, and reverse relations."""
+    multi-valued relations narrowed by a fact of the value, and reverse relations. A quantity
+    that changes over time (``dated``) is asked only at the date of its statement."""
     ent = facts.entity(prev)
     if ent is None:
         return []
@@ -198,7 +204,12 @@ def link_options(facts: Facts, prev: str, inverse_props: Iterable[str]) -> list[
         keys = facts.value_keys(prev, pid)
         if kind == "entity":
             keys = [k for k in keys if facts.has_label(k)]
-        if len(keys) == 1 and not timed:
+        if len(keys) == 1 and not timed and dated is not None and dated(pid):
+            one = facts.dated(prev, pid)
+            if one and one[0].point_in_time and one[0].value_key == keys[0]:
+                spec = HopSpec(link=pid, qualifier="P585", qualifier_value=one[0].point_in_time)
+                out.append(Option(spec, keys[0], kind, "link"))
+        elif len(keys) == 1 and not timed:
             out.append(Option(HopSpec(link=pid), keys[0], kind, "link"))
         elif len(keys) >= 2 and kind == "entity":
             for k in keys:

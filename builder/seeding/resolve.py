@@ -45,7 +45,7 @@ def pool(facts: Facts, spec: HopSpec, prev: str | None) -> list[str]:
         if spec.link_inverse:
             return facts.store.subjects(spec.link, prev)
         if spec.any_time or spec.qualifier:
-            timed = facts.timed(prev, spec.link)
+            timed = facts.dated(prev, spec.link)
             if spec.any_time:
                 return list(dict.fromkeys(v.value_key for v in timed))
             want = year_of(spec.qualifier_value)

@@ -111,7 +111,7 @@ class ChainBuilder:
             for anchor in subjects:
                 if self.facts.entity(anchor) is None:
                     continue
-                for o in link_options(self.facts, anchor, []):
+                for o in link_options(self.facts, anchor, [], self.certifier.completeness.dated):
                     if o.answer_kind != "entity" or o.answer_key == anchor:
                         continue
                     spec = o.spec.model_copy(update={"anchor": anchor})
@@ -177,7 +177,9 @@ class ChainBuilder:
         used = {c.property for c in last.spec.constraints} | {last.spec.link}
         final = len(path) + 1 == length
         if prev not in self._links:
-            self._links[prev] = link_options(self.facts, prev, self.inverse_props)
+            self._links[prev] = link_options(
+                self.facts, prev, self.inverse_props, self.certifier.completeness.dated
+            )
         opts = [
             o
             for o in self._links[prev]

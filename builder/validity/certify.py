@@ -72,6 +72,9 @@ class Certifier:
                 return Refusal(
                     "inverse_incomplete", f"no complete set of things whose {rel} is {subj}"
                 )
+            if spec.qualifier == "P585" and comp.dated(spec.link):
+                dated = sorted({v.value_key for v in f.dated(prev, spec.link)})
+                return Universe("single_value", spec.link, comp.as_of, tuple(dated))
             if spec.qualifier:
                 year = year_of(spec.qualifier_value)
                 d = comp.forward(prev, spec.link, year)
@@ -128,7 +131,7 @@ class Certifier:
         keys = list(u.members)
         if spec.link and not spec.link_inverse and spec.qualifier and prev:
             year = year_of(spec.qualifier_value)
-            timed = f.timed(prev, spec.link)
+            timed = f.dated(prev, spec.link)
             held = {v.value_key for v in timed if year is not None and holds_in(v, year)}
             keys = [k for k in keys if k in held]
         if spec.class_id:
