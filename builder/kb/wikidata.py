@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from builder.config import Settings
-from builder.errors import ServiceError
+from builder.errors import CacheMissError, ServiceError
 from builder.kb.http import HttpClient, HttpResponse, HttpStatusError
 from builder.records.live import EntityLookup, SearchMatch
 from builder.records.wikidata import Entity
@@ -223,6 +223,11 @@ class WikidataClient:
         try:
             send = self.http.get if len(query) <= SPARQL_GET_LIMIT else self.http.post
             resp = send(self.sparql_url, params, headers=headers, cacheable=_is_results)
+        except CacheMissError as exc:
+            # the request's description is URL-encoded and cut short: name the query itself
+            raise CacheMissError(
+                f"{exc.message}\n  query:\n{_indent(query)}", hint=exc.hint
+            ) from exc
         except HttpStatusError as exc:
             if exc.status != 400:
                 raise
