@@ -29,7 +29,7 @@ import re
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from pathlib import Path
@@ -45,6 +45,7 @@ CACHE_FORMAT = "discobench-http-cache/1"
 CACHE_MODES: tuple[CacheMode, ...] = ("live", "record", "replay")
 SECRET_PARAM = re.compile(r"(?i)(token|key|secret|passw|auth|session|cookie|credential)")
 REDACTED = "<redacted>"
+TIMESTAMP = "%Y-%m-%dT%H:%M:%SZ"
 KEY_EXCLUDED_PARAMS = frozenset({"maxlag"})
 KEPT_RESPONSE_HEADERS = ("content-type", "content-language", "last-modified", "etag")
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
@@ -128,6 +129,8 @@ class HttpResponse:
     headers: Mapping[str, str] = field(default_factory=dict)  # lower-case names
     url: str = ""
     from_cache: bool = False
+    fetched_at: str = ""  # UTC ``2026-12-01T09:30:00Z``: when the answer left the server
+    # (now for a fresh answer, the recording time for a cached one; "" if unknown)
 
     def json(self) -> Any:
         try:
@@ -185,6 +188,7 @@ class HttpCache:
                 headers=dict(resp.get("headers") or {}),
                 url=str(resp.get("url") or request.url),
                 from_cache=True,
+                fetched_at=str(doc.get("recorded_at") or ""),
             )
         except (ValueError, KeyError, TypeError) as exc:
             raise ServiceError(
@@ -208,7 +212,7 @@ class HttpCache:
                 "headers": dict(sorted(headers.items())),
                 "body": response.text,
             },
-            "recorded_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "recorded_at": response.fetched_at or datetime.now(UTC).strftime(TIMESTAMP),
         }
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -244,6 +248,18 @@ class HttpCache:
             self.store(request, response)
             count += 1
         return count
+
+
+class HttpStatusError(ServiceError):
+    """The server refused the request itself (a 4xx other than 429): not retried.
+
+    Carries the status and body so callers can explain the refusal in their own terms (e.g.
+    the SPARQL endpoint's parse error for a malformed query)."""
+
+    def __init__(self, message: str, *, status: int, body: str, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.status = status
+        self.body = body
 
 
 def _utcnow() -> datetime:
@@ -320,8 +336,11 @@ class HttpClient:
         *,
         headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
+        cacheable: Callable[[HttpResponse], bool] | None = None,
     ) -> HttpResponse:
-        return self.request("GET", url, params=params, headers=headers, timeout=timeout)
+        return self.request(
+            "GET", url, params=params, headers=headers, timeout=timeout, cacheable=cacheable
+        )
 
     def post(
         self,
@@ -331,8 +350,17 @@ class HttpClient:
         params: Params | None = None,
         headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
+        cacheable: Callable[[HttpResponse], bool] | None = None,
     ) -> HttpResponse:
-        return self.request("POST", url, params=params, data=data, headers=headers, timeout=timeout)
+        return self.request(
+            "POST",
+            url,
+            params=params,
+            data=data,
+            headers=headers,
+            timeout=timeout,
+            cacheable=cacheable,
+        )
 
     def request(
         self,
@@ -343,8 +371,12 @@ class HttpClient:
         data: Params | None = None,
         headers: Mapping[str, str] | None = None,
         timeout: float | None = None,
+        cacheable: Callable[[HttpResponse], bool] | None = None,
     ) -> HttpResponse:
         """Serve from the cache or the network (per the mode); successful answers only.
+
+        ``cacheable``: an extra test a fresh answer must pass to be stored, for services
+        whose failures arrive as HTTP 200 (a query service's truncated body after a timeout).
 
         Raises :class:`CacheMissError` in replay mode for an unrecorded request and
         :class:`ServiceError` for a non-retryable HTTP error or when retries run out."""
@@ -364,7 +396,8 @@ class HttpClient:
                 )
         response = self._send(req, headers, timeout)
         # API error documents (bad ids, rate limits…) are answers of the moment: not cached
-        if cache is not None and response.api_error_code() is None:
+        keep = response.api_error_code() is None and (cacheable is None or cacheable(response))
+        if cache is not None and keep:
             cache.store(req, response)
         return response
 
@@ -400,12 +433,14 @@ class HttpClient:
                 elif resp.maxlag_error():
                     last = "maxlag: " + str(resp.json()["error"].get("info", "database lag"))
                 elif resp.status >= 400:
-                    raise ServiceError(
+                    raise HttpStatusError(
                         f"{req.describe()}: HTTP {resp.status}: {resp.text[:300]!r}",
+                        status=resp.status,
+                        body=resp.text,
                         hint="the request itself was refused; check ids and parameters",
                     )
                 else:
-                    return resp
+                    return replace(resp, fetched_at=self.now().strftime(TIMESTAMP))
                 wait = self._retry_after(resp.headers.get("retry-after"))
             if attempt == self.retries:
                 break

@@ -4,15 +4,16 @@ User-Agent, maxlag)."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from builder.config import Settings
-from builder.errors import ServiceError
-from builder.kb.http import HttpClient, HttpResponse
+from builder.errors import CacheMissError, ServiceError
+from builder.kb.http import HttpClient, HttpResponse, HttpStatusError
 from builder.records.live import EntityLookup, SearchMatch
 from builder.records.wikidata import Entity
 
@@ -21,6 +22,59 @@ ENTITY_ID = re.compile(r"^[QP][1-9][0-9]*$")
 LEXEME_ID = re.compile(r"^L[1-9][0-9]*(-[FS][1-9][0-9]*)?$")
 SPARQL_GET_LIMIT = 1800  # longer queries are POSTed (URL length limits)
 SPARQL_ACCEPT = "application/sparql-results+json"
+
+
+class SparqlError(ServiceError):
+    """The Query Service refused a query or could not finish it: a malformed query (HTTP 400
+    with the parser's message) or a result cut off by the query timeout. Not retried: the
+    same query fails the same way. ``query`` holds the query text."""
+
+    def __init__(self, message: str, *, query: str, hint: str | None = None) -> None:
+        super().__init__(f"{message}\n  query:\n{_indent(query)}", hint=hint)
+        self.query = query
+
+
+class SparqlResult(BaseModel):
+    """A SELECT answer: the rows as ``{variable: value}`` and when the service gave it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    query: str
+    variables: list[str] = Field(default_factory=list, description="head.vars, in order.")
+    rows: list[dict[str, str]] = Field(default_factory=list)
+    fetched_at: str = Field(
+        "", description="UTC time of the answer (the recording time when replayed)."
+    )
+    from_cache: bool = False
+
+
+def _indent(text: str, prefix: str = "    ") -> str:
+    return "\n".join(prefix + line for line in text.strip().splitlines())
+
+
+def _service_message(body: str) -> str:
+    """The informative line of a Blazegraph error body (a Java stack trace): the exception's
+    message, e.g. ``MalformedQueryException: Encountered "}" at line 3, column 1.``"""
+    for line in body.splitlines():
+        for marker in ("MalformedQueryException:", "QueryEvaluationException:", "Exception:"):
+            if marker in line:
+                short = marker.split(":")[0]
+                return short + ":" + line.split(marker, 1)[1].rstrip()
+    first = next((line for line in body.splitlines() if line.strip()), "")
+    return first[:300]
+
+
+def _timed_out(body: str) -> bool:
+    return "TimeoutException" in body
+
+
+def _is_results(resp: HttpResponse) -> bool:
+    """A complete SPARQL JSON results document (not a body cut off by a timeout)."""
+    try:
+        doc = json.loads(resp.text)
+    except ValueError:
+        return False
+    return isinstance(doc, dict) and isinstance(doc.get("results"), dict)
 
 
 def chunks(items: list[str], size: int) -> Iterator[list[str]]:
@@ -155,12 +209,41 @@ class WikidataClient:
     # ------------------------------------------------------------------ SPARQL
     def sparql(self, query: str) -> list[dict[str, str]]:
         """Rows of a SELECT query as ``{variable: value}`` (unbound variables left out)."""
+        return self.sparql_result(query).rows
+
+    def sparql_result(self, query: str) -> SparqlResult:
+        """A SELECT query's rows with its variables and the time of the answer.
+
+        Raises :class:`SparqlError` when the service rejects the query (HTTP 400) or its
+        answer was cut off by the query timeout (HTTP 200 whose body ends in a stack trace;
+        never cached). Overload (429, 5xx, which includes a timeout reported as HTTP 500) is
+        retried by the HTTP layer like any request."""
         headers = {"Accept": SPARQL_ACCEPT}
         params = {"query": query, "format": "json"}
-        if len(query) <= SPARQL_GET_LIMIT:
-            resp = self.http.get(self.sparql_url, params, headers=headers)
-        else:
-            resp = self.http.post(self.sparql_url, params, headers=headers)
+        try:
+            send = self.http.get if len(query) <= SPARQL_GET_LIMIT else self.http.post
+            resp = send(self.sparql_url, params, headers=headers, cacheable=_is_results)
+        except CacheMissError as exc:
+            # the request's description is URL-encoded and cut short: name the query itself
+            raise CacheMissError(
+                f"{exc.message}\n  query:\n{_indent(query)}", hint=exc.hint
+            ) from exc
+        except HttpStatusError as exc:
+            if exc.status != 400:
+                raise
+            raise SparqlError(
+                f"SPARQL {self.sparql_url} rejected the query (HTTP 400): "
+                f"{_service_message(exc.body)}",
+                query=query,
+                hint="the query is malformed or uses something the service does not support",
+            ) from exc
+        if not _is_results(resp) and _timed_out(resp.text):
+            raise SparqlError(
+                f"SPARQL {self.sparql_url}: the query hit the service's time limit; the answer "
+                "is incomplete",
+                query=query,
+                hint="narrow the query (a more selective constraint or class) or count offline",
+            )
         doc = resp.json()
         try:
             bindings = doc["results"]["bindings"]
@@ -170,10 +253,19 @@ class WikidataClient:
                 f"(no results.bindings); starts with {resp.text[:120]!r}",
                 hint="ASK queries return 'boolean', not rows; use a SELECT query",
             ) from exc
-        return [
+        head = doc.get("head") if isinstance(doc.get("head"), dict) else {}
+        variables = [str(v) for v in head.get("vars", [])] if isinstance(head, dict) else []
+        rows = [
             {var: str(cell.get("value", "")) for var, cell in row.items() if isinstance(cell, dict)}
             for row in bindings
         ]
+        return SparqlResult(
+            query=query,
+            variables=variables,
+            rows=rows,
+            fetched_at=resp.fetched_at,
+            from_cache=resp.from_cache,
+        )
 
     # ------------------------------------------------------------------ plumbing
     def _api(self, params: dict[str, str | int]) -> dict[str, Any]:
