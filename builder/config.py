@@ -46,6 +46,11 @@ class Settings(BaseSettings):
     wikidata_sparql_url: str = "https://query.wikidata.org/sparql"
     wikipedia_lang: str = "en"
     maxlag: int = Field(5, description="Wikimedia maxlag parameter (seconds).")
+    live_counts: bool = Field(
+        False,
+        description="Certify a description no completeness declaration covers by counting it "
+        "over all of Wikidata (SPARQL through the HTTP cache; for stores fetched live).",
+    )
 
     openai_base_url: str | None = Field(
         None,

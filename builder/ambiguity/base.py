@@ -32,7 +32,7 @@ class ChainContext:
 
     def __post_init__(self) -> None:
         if self.certifier is None:
-            self.certifier = Certifier(self.facts)
+            self.certifier = Certifier.from_settings(self.facts)
         self.specs = [h.spec for h in self.seed.hops]
         self.keys = [h.answer_key for h in self.seed.hops]
         self.forbidden = [s for h in self.seed.hops for s in (h.answer, *h.answer_aliases)]

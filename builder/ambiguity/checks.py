@@ -197,7 +197,7 @@ def run_checks(
     """All seven checks on one sample (``facts`` and ``certifier`` share caches across many
     samples)."""
     facts = facts or Facts(store)
-    certifier = certifier or Certifier(facts)
+    certifier = certifier or Certifier.from_settings(facts)
     info = read_plan(sample)
     if info is None:
         results = [

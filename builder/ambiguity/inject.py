@@ -59,7 +59,7 @@ class Injection:
     ) -> None:
         self.store = store
         self.facts = Facts(store)
-        self.certifier = Certifier(self.facts)
+        self.certifier = Certifier.from_settings(self.facts)
         self.injectors = registry.get(types)
         self.types = [i.name for i in self.injectors]
         self.seed = seed

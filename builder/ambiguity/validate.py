@@ -31,7 +31,7 @@ class ValidateResult:
 def validate_samples(store: KnowledgeStore, samples: Iterable[Sample]) -> ValidateResult:
     """Run every check on every sample; each failing check becomes a reject."""
     facts = Facts(store)
-    certifier = Certifier(facts)
+    certifier = Certifier.from_settings(facts)
     out = ValidateResult()
     for sample in samples:
         report = run_checks(store, sample, facts=facts, certifier=certifier)

@@ -36,7 +36,7 @@ def to_chain(
     """The chain of a search path; each hop carries its certificate (empty when the hop's
     description is not certified, e.g. a hand-written chain over an undeclared set)."""
     realizer = Realizer(facts)
-    certifier = certifier or Certifier(facts)
+    certifier = certifier or Certifier.from_settings(facts)
     specs = [s.opt.spec for s in path]
     keys = [s.opt.answer_key for s in path]
     goals = realizer.goals(specs, keys)

@@ -41,7 +41,7 @@ class ChainBuilder:
 
     def __init__(self, facts: Facts, certifier: Certifier | None = None) -> None:
         self.facts = facts
-        self.certifier = certifier or Certifier(facts)
+        self.certifier = certifier or Certifier.from_settings(facts)
         rels = load_templates().relations
         self.inverse_props = [p for p in sorted(rels) if facts.datatype(p) == "wikibase-item"]
         self._links: dict[str, list[Option]] = {}

@@ -13,12 +13,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from builder.config import Settings, get_settings
 from builder.kb.text import normalize_name
 from builder.records.sample import Certificate
 from builder.records.seed import ClueFact, Constraint, HopSpec, InjectionSpec
 from builder.seeding.facts import Facts, year_of
 from builder.seeding.resolve import top, weaken, without
-from builder.validity.completeness import Completeness, LiveSource, Universe, holds_in
+from builder.seeding.text import capitalize
+from builder.validity.completeness import Completeness, Universe, holds_in
+from builder.validity.live import LiveCounter, LiveMatches
 
 MAX_UNIVERSE = 400  # members listed in a certificate (larger complete sets are not used)
 
@@ -40,21 +43,29 @@ Outcome = Certificate | Refusal
 class Certifier:
     """Certifies hop descriptions over complete sets; caches per run (the store is read-only)."""
 
-    def __init__(self, facts: Facts, live: LiveSource | None = None) -> None:
+    def __init__(self, facts: Facts, live: LiveCounter | None = None) -> None:
         self.facts = facts
         self.completeness = Completeness(facts)
         self.live = live
         self._hops: dict[tuple[str, str, str], Outcome] = {}
+
+    @classmethod
+    def from_settings(cls, facts: Facts, settings: Settings | None = None) -> Certifier:
+        """With ``live_counts`` (``DISCOBENCH_LIVE_COUNTS=1``): live counts over Wikidata for
+        what no declaration covers, through the HTTP cache (live / record / replay)."""
+        settings = settings or get_settings()
+        if not settings.live_counts:
+            return cls(facts)
+        from builder.kb.fetch import open_live_sources  # the HTTP stack only when asked
+
+        wikidata, _ = open_live_sources(settings, pages=False)
+        return cls(facts, LiveCounter(wikidata))
 
     # ------------------------------------------------------------------ sets
     def universe(self, spec: HopSpec, prev: str | None) -> Universe | Refusal:
         """The complete set a description is evaluated over, or why there is none."""
         prev = prev or spec.anchor or None
         got = self._declared(spec, prev)
-        if isinstance(got, Refusal) and self.live is not None:
-            counted = self.live.universe(spec, prev)
-            if counted is not None:
-                return counted
         if isinstance(got, Universe) and len(got.members) > MAX_UNIVERSE:
             return Refusal("too_large", f"{got.source} has {len(got.members)} members")
         return got
@@ -189,7 +200,7 @@ class Certifier:
             return Refusal("undated_quantity", f"{f.label(spec.link)} changes over time")
         u = self.universe(spec, prev)
         if isinstance(u, Refusal):
-            return u
+            return self._live_hop(spec, prev, answer, u)
         matches = self.evaluate(spec, prev, u)
         if isinstance(matches, Refusal):
             return matches
@@ -200,14 +211,92 @@ class Certifier:
             )
         return self._certificate(u, matches, [], spec, prev)
 
+    # ------------------------------------------------------------------ live counts
+    def _count(self, spec: HopSpec, prev: str | None) -> LiveMatches | Refusal:
+        assert self.live is not None
+        got = self.live.matches(spec, prev)
+        if got is None:
+            return Refusal("no_query", "the description has no SPARQL form")
+        if not got.listed or got.unknown or got.unranked:
+            return Refusal("live_incomplete", f"{got.count} matches over Wikidata, not all named")
+        return got
+
+    @staticmethod
+    def _named(m: LiveMatches) -> list[str]:
+        return [*m.ids, *(v if v.startswith(("+", "-")) else "+" + v for v in m.values)]
+
+    def _live(
+        self, m: LiveMatches, matches: list[str], clue_matches: list[str], spec: HopSpec
+    ) -> Certificate:
+        u = Universe("live_count", m.query, m.as_of, tuple(self._named(m)), "all of Wikidata")
+        return self._certificate(u, matches, clue_matches, spec, spec.anchor or None)
+
+    def _live_hop(self, spec: HopSpec, prev: str | None, answer: str, why: Refusal) -> Outcome:
+        """No declaration covers the description: with live counts, count it over Wikidata."""
+        if self.live is None or why.reason in ("undecidable", "too_large"):
+            return why
+        m = self._count(spec, prev)
+        if isinstance(m, Refusal):
+            return m
+        named = self._named(m)
+        if not m.unique or _key(named[0]) != _key(answer):
+            shown = ", ".join(named[:4])
+            return Refusal("not_unique", f"{m.count} match over Wikidata ({shown or 'none'})")
+        return self._live(m, [answer], [], spec)
+
+    def _live_ambiguous(
+        self, spec: HopSpec, inj: InjectionSpec, prev: str | None, target: str, why: Refusal
+    ) -> Outcome:
+        """Candidates and clue counted over Wikidata (the clue as one more constraint)."""
+        if self.live is None or why.reason in ("undecidable", "too_large"):
+            return why
+        weak = weaken(spec, inj)
+        if inj.type == "factual":
+            m = self._count(weak, prev)
+            if isinstance(m, Refusal):
+                return m
+            if m.count:
+                return Refusal("false_detail_true", f"{m.count} match over Wikidata")
+            base, matches = without(weak, inj.constraint), []
+        else:
+            m = self._count(weak, prev)
+            if isinstance(m, Refusal):
+                return m
+            matches = self._named(m)
+            if len(matches) < 2 or target not in matches:
+                return Refusal("not_ambiguous", f"{len(matches)} match over Wikidata")
+            base = weak
+        clued = _with_clue(base, inj.clue)
+        if clued is None:
+            return Refusal("clue_undecidable", "the clue has no SPARQL form")
+        c = self._count(clued, prev)
+        if isinstance(c, Refusal):
+            return c
+        if not c.unique or self._named(c) != [target]:
+            return Refusal("clue_not_unique", f"the clue fits {c.count} over Wikidata")
+        return self._live(m, matches, [target], spec)
+
     def ambiguous(
         self, spec: HopSpec, inj: InjectionSpec, prev: str | None, target: str
     ) -> Outcome:
         """The certificate of an ambiguous hop (the clue is ``inj.clue``)."""
-        f = self.facts
-        prev = prev or spec.anchor or None
         if inj.type in ("entity", "factual") and not 0 <= inj.constraint < len(spec.constraints):
             return Refusal("bad_plan", f"no constraint {inj.constraint} in the description")
+        if inj.type == "entity" and inj.clue.property == spec.constraints[inj.constraint].property:
+            return Refusal("clue_restates", "the clue restates the dropped constraint")
+        bad = self.definitional(target, inj.clue)
+        if bad is not None:
+            return bad
+        got = self._ambiguous(spec, inj, prev, target)
+        if isinstance(got, Refusal):
+            return self._live_ambiguous(spec, inj, prev or spec.anchor or None, target, got)
+        return got
+
+    def _ambiguous(
+        self, spec: HopSpec, inj: InjectionSpec, prev: str | None, target: str
+    ) -> Outcome:
+        f = self.facts
+        prev = prev or spec.anchor or None
         weak = weaken(spec, inj)
         if inj.type == "factual":
             u = self.universe(weak, prev)
@@ -239,14 +328,6 @@ class Certifier:
                 return Refusal("not_ambiguous", f"{len(got)} members fit the weakened description")
             matches = pool = got
             clue_over, cu = weak, u
-        if inj.type == "entity":
-            if not 0 <= inj.constraint < len(spec.constraints):
-                return Refusal("bad_plan", f"no constraint {inj.constraint} to drop")
-            if inj.clue.property == spec.constraints[inj.constraint].property:
-                return Refusal("clue_restates", "the clue restates the dropped constraint")
-        bad = self.definitional(target, inj.clue)
-        if bad is not None:
-            return bad
         left = self.clue_matches(inj.clue, pool, clue_over, prev)
         if isinstance(left, Refusal):
             return left
@@ -349,5 +430,25 @@ class Certifier:
                 if matches
                 else ("nothing fits the description as the user states it")
             )
-            return f"{head.capitalize()}: {said}; with the clue only {name(clue_matches[0])}."
-        return f"{head.capitalize()}: only {name(matches[0])} fits." if matches else head
+            return f"{capitalize(head)}: {said}; with the clue only {name(clue_matches[0])}."
+        return f"{capitalize(head)}: only {name(matches[0])} fits." if matches else head
+
+
+def _key(value: str) -> str:
+    """Value keys compared across the store and SPARQL (``+1970`` vs ``1970``)."""
+    return value.lstrip("+")
+
+
+def _with_clue(spec: HopSpec, clue: ClueFact) -> HopSpec | None:
+    """The description narrowed by the clue's fact, as one query."""
+    if clue.kind == "fact":
+        c = Constraint(property=clue.property, value=clue.value, match=clue.match)
+        return spec.model_copy(update={"constraints": [*spec.constraints, c]})
+    if clue.kind == "qualifier":
+        return spec.model_copy(
+            update={"qualifier": clue.property, "qualifier_value": clue.value, "any_time": False}
+        )
+    order = clue.value if clue.value in ("max", "min") else spec.criterion_order
+    return spec.model_copy(
+        update={"criterion": clue.property, "criterion_order": order, "criteria_options": []}
+    )

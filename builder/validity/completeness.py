@@ -15,13 +15,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from builder.records.completeness import Basis, Declaration
 from builder.records.kb import TimedValue
-from builder.records.seed import HopSpec
 from builder.records.wikidata import EntityIdValue
 from builder.seeding.facts import Facts, year_of
 
@@ -38,12 +36,6 @@ class Universe:
     as_of: str
     members: tuple[str, ...]  # value keys
     scope: str = ""
-
-
-class LiveSource(Protocol):
-    """Counts a description over all of Wikidata (``builder.validity.live``)."""
-
-    def universe(self, spec: HopSpec, prev: str | None) -> Universe | None: ...
 
 
 def term(value: TimedValue) -> tuple[int | None, int | None]:
