@@ -65,7 +65,7 @@ def test_a_count_of_one_over_wikidata_certifies_the_hop(
     assert got.source == query(NOLAN_2010, NOLAN)  # the COUNT query is the source
     assert got.as_of == "2026-11-30"  # the date the answer was recorded
     assert got.universe == [INCEPTION] and got.matches == [INCEPTION]
-    assert "counted over all of Wikidata on 2026-11-30" in got.explanation
+    assert got.explanation == "Counted over all of Wikidata on 2026-11-30: only Inception fits."
 
 
 @responses.activate
