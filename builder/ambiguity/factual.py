@@ -24,9 +24,25 @@ def false_values(
     c = spec.constraints[i]
     if c.match == "year":
         y = year_of(c.value) or 0
-        offsets = [1, -1, 2, -2, 3, -3]
-        return [(_year_key(y + d), str(y + d)) for d in offsets]
+        years: list[int] = []
+        if spec.qualifier:  # another version's holder's year first: a mix-up with them
+            anytime = spec.model_copy(
+                update={"qualifier": "", "qualifier_value": "", "any_time": True}
+            )
+            for k in fits(ctx.facts, without(anytime, i), prev):
+                for v in ctx.facts.values(k, c.property):
+                    got = year_of(v.key())
+                    if got is not None and got != y and got not in years:
+                        years.append(got)
+        years += [y + d for d in (1, -1, 2, -2, 3, -3) if y + d not in years]
+        return [(_year_key(n), str(n)) for n in years[:MAX_FALSE]]
     seen: dict[str, str] = {}
+    if spec.qualifier:  # what the holders of other versions have: a mix-up with one of them
+        anytime = spec.model_copy(update={"qualifier": "", "qualifier_value": "", "any_time": True})
+        for k in fits(ctx.facts, without(anytime, i), prev):
+            for key in ctx.facts.value_keys(k, c.property):
+                if key != c.value and ctx.facts.has_label(key):
+                    seen.setdefault(key, ctx.facts.label(key))
     rest = without(spec, i)
     for j in range(len(rest.constraints)):
         relaxed = without(rest, j)

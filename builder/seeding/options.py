@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from builder.kb.domains import CLASS_DOMAIN
+from builder.records.kb import TimedValue
 from builder.records.seed import Constraint, HopSpec
 from builder.records.wikidata import TimeValue
 from builder.seeding.facts import Facts, year_of
@@ -261,6 +262,31 @@ def _version_options(facts: Facts, prev: str, pid: str, kind: str) -> list[Optio
                 spec = HopSpec(link=pid, qualifier=qual, qualifier_value=time)
                 if fits(facts, spec, prev) == [v.value_key]:
                     out.append(Option(spec, v.value_key, kind, "version"))
+                    if kind == "entity":
+                        out.extend(_recalled(facts, spec, prev, v.value_key, timed))
         if out:
+            break
+    return out
+
+
+RECALLED = ("P19", "P569", "P27", "P495", "P17", "P577", "P571")  # facts a person recalls
+MAX_RECALLED = 2
+
+
+def _recalled(
+    facts: Facts, spec: HopSpec, prev: str, target: str, timed: list[TimedValue]
+) -> list[Option]:
+    """A version with one fact of its holder the user also recalls ("the coach of Real
+    Madrid in 2011, who was born in Setúbal"): the fact another version's holder does not
+    share, so that a misremembered fact points at someone else (factual ambiguity)."""
+    others = {t.value_key for t in timed} - {target}
+    out = []
+    for c in fact_constraints(facts, target):
+        if c.property not in RECALLED or all(facts.holds(o, c) for o in others):
+            continue
+        narrowed = spec.model_copy(update={"constraints": [c]})
+        if fits(facts, narrowed, prev) == [target]:
+            out.append(Option(narrowed, target, "entity", "version"))
+        if len(out) >= MAX_RECALLED:
             break
     return out

@@ -117,7 +117,8 @@ def weaken(spec: HopSpec, inj: InjectionSpec) -> HopSpec:
 
 
 def near_fits(facts: Facts, spec: HopSpec, prev: str | None) -> list[str]:
-    """Keys failing exactly one constraint (class and link always kept).
+    """Keys failing exactly one constraint (class and link always kept), or only the time
+    qualifier of a version.
 
     Relaxations left without an index (no link, no exact constraint) are not enumerated.
     """
@@ -127,6 +128,11 @@ def near_fits(facts: Facts, spec: HopSpec, prev: str | None) -> list[str]:
         if not bounded(facts, relaxed, prev):
             continue
         out.update(k for k in fits(facts, relaxed, prev) if not facts.holds(k, c))
+    if spec.qualifier and spec.constraints:
+        # a holder of another version who has every stated fact: the year was the mistake
+        held = set(fits(facts, spec.model_copy(update={"constraints": []}), prev))
+        anytime = spec.model_copy(update={"qualifier": "", "qualifier_value": "", "any_time": True})
+        out.update(k for k in fits(facts, anytime, prev) if k not in held)
     return sorted(out)
 
 

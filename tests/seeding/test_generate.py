@@ -60,7 +60,7 @@ def test_goals_refer_back_without_naming_previous_answers(mini: KnowledgeStore) 
 
 def test_version_hop_reads_its_time(mini: KnowledgeStore) -> None:
     chain = ceo_chain(mini)
-    assert chain.hops[1].goal == "Who was the chief executive of that company in 2015?"
+    assert chain.hops[1].goal == "Who was the chief executive of that company in 2016?"
     assert chain.hops[1].answer == "Tatsumi Kimishima"
     assert "Tatsumi Kimishima from 2015 to 2018" in chain.hops[1].evidence[0].snippet
 
