@@ -17,7 +17,9 @@ from builder.records.wikidata import TimeValue
 from builder.seeding.facts import Facts, year_of
 from builder.seeding.resolve import fits, top
 
-SKIP_PROPS = frozenset({"P31", "P279", "P1343", "P910", "P373", "P18", "P1889", "P460"})
+SKIP_PROPS = frozenset(
+    {"P31", "P279", "P1343", "P910", "P373", "P18", "P1889", "P460", "P21"}  # P21: no one asks
+)
 CONSTRAINT_TYPES = frozenset({"wikibase-item", "time"})
 LITERAL_TYPES = frozenset({"time", "quantity", "string", "monolingualtext"})
 MAX_CLUSTER = 60
@@ -269,7 +271,7 @@ def _version_options(facts: Facts, prev: str, pid: str, kind: str) -> list[Optio
     return out
 
 
-RECALLED = ("P19", "P569", "P27", "P495", "P17", "P577", "P571")  # facts a person recalls
+RECALLED = ("P19", "P569", "P27", "P577", "P571")  # facts a person recalls
 MAX_RECALLED = 2
 
 
