@@ -122,8 +122,10 @@ def _snapshot_files(kb_dir: Path) -> list[Path]:
                 path=path,
                 hint="run `python seeds/kb/build.py` to regenerate the bundled snapshot",
             )
-    meta = kb_dir / "snapshot.json"  # optional; the importer records its id and version
-    return [*files, meta] if meta.exists() else files
+    # optional: snapshot.json (the importer records its id and version) and completeness.json
+    # (the declarations the validity model certifies over; without it nothing is certified)
+    extra = [kb_dir / "snapshot.json", kb_dir / "completeness.json"]
+    return [*files, *(p for p in extra if p.exists())]
 
 
 def step_import(runner: BuildRunner, opts: BuildOptions) -> None:
