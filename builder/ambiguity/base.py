@@ -16,6 +16,8 @@ from builder.seeding.facts import Facts
 from builder.validity.certify import Certifier, Refusal
 
 MAX_CANDIDATES = 20
+# a version's clue is its date, which tells any number of versions apart
+MAX_VERSIONS = 80
 
 
 @dataclass
@@ -130,13 +132,14 @@ def finish(
             "fewer than 2 candidates fit",
             f"fits={len(keys)} target_in={target in keys}",
         )
-    if len(keys) > MAX_CANDIDATES:
+    limit = MAX_VERSIONS if kind == "version" else MAX_CANDIDATES
+    if len(keys) > limit:
         return Failure(
             hop,
             kind,
             "ambiguous",
             "too many candidates for one clue",
-            f"fits={len(keys)} max={MAX_CANDIDATES}",
+            f"fits={len(keys)} max={limit}",
         )
     cands = [
         Candidate(
