@@ -10,7 +10,13 @@ import typer
 from rich.table import Table
 
 from builder.ambiguity import inject as inject_samples
-from builder.ambiguity.stats import Table1Stats, table1
+from builder.ambiguity.stats import (
+    PAPER_DIFFICULTY,
+    PAPER_INSTANCES_PER_SAMPLE,
+    PAPER_TYPES,
+    Table1Stats,
+    table1,
+)
 from builder.ambiguity.validate import validate_samples
 from builder.cli.common import console, workspace_from
 from builder.errors import ConfigError, InputError
@@ -136,20 +142,27 @@ def _print_stats(stats: Table1Stats) -> None:
     head = Table(title="DiscoBench samples (Table 1 view)", show_header=False)
     head.add_row("samples", str(stats.samples))
     head.add_row("ambiguity instances", str(stats.instances))
-    head.add_row("instances per sample", f"{stats.instances_per_sample:.2f}")
+    head.add_row(
+        "instances per sample",
+        f"{stats.instances_per_sample:.2f} (paper {PAPER_INSTANCES_PER_SAMPLE})",
+    )
     console.print(head)
-    for title, part in (
-        ("difficulty", stats.difficulty),
-        ("type", stats.types),
-        ("domain", stats.domains),
-        ("hops", stats.hops),
+    for title, part, paper in (
+        ("difficulty", stats.difficulty, PAPER_DIFFICULTY),
+        ("type", stats.types, PAPER_TYPES),
+        ("domain", stats.domains, {}),
+        ("hops", stats.hops, {}),
+        ("certificate", stats.certificates, {}),
     ):
         table = Table(title=title)
         table.add_column(title)
         table.add_column("count", justify="right")
         table.add_column("share", justify="right")
+        if paper:
+            table.add_column("paper", justify="right")
         for key, share in part.items():
-            table.add_row(key, str(share.count), f"{share.share:.1%}")
+            cells = [key, str(share.count), f"{share.share:.1%}"]
+            table.add_row(*cells, *([f"{paper[key]:.1%}"] if paper else []))
         console.print(table)
 
 
@@ -157,7 +170,8 @@ def stats_cmd(
     file: Annotated[Path, typer.Argument(help="Samples JSONL.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
 ) -> None:
-    """Samples, ambiguity instances, difficulty, type and domain counts with shares."""
+    """Samples, ambiguity instances, difficulty, type, domain, hop and certificate counts with
+    shares (the paper's shares beside difficulty and type)."""
     stats = table1(read_samples(file))
     if as_json:
         console.print_json(stats.model_dump_json())
