@@ -376,11 +376,16 @@ class Certifier:
             return None
         if self.facts.entity(clue.value) is None:  # dates and numbers recall, never define
             return None
-        ent = self.facts.entity(target)
+        ent, val = self.facts.entity(target), self.facts.entity(clue.value)
         words = " ".join(x for x in (ent.label(), ent.description()) if x) if ent else ""
         value = normalize_name(clue.value_label)
         if len(value) >= 4 and f" {value} " in f" {normalize_name(words)} ":
             return Refusal("definitional_clue", f"the clue's {clue.value_label!r} defines it")
+        # ... or the answer defines the clue's value ("bacterium that causes Buruli ulcer")
+        name = normalize_name(ent.label() or "") if ent else ""
+        said = normalize_name(val.description() or "") if val else ""
+        if len(name) >= 4 and f" {name} " in f" {said} ":
+            return Refusal("definitional_clue", f"{clue.value_label!r} is defined by the answer")
         return None
 
     # ------------------------------------------------------------------ words

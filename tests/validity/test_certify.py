@@ -78,6 +78,12 @@ def world() -> list[object]:
                 ]
             },
         ),
+        ent("L:buruli", "Buruli ulcer", None, {"P828": "L:m-ulcerans"}, description="skin disease"),
+        ent(
+            "L:m-ulcerans",
+            "Mycobacterium ulcerans",
+            description="bacterium that causes Buruli ulcer",
+        ),
         ent("L:ceo-a", "Ada", HUMAN, {"P569": "1950"}),
         ent("L:ceo-b", "Bo", HUMAN, {"P569": "1960"}),
         ent("L:ceo-c", "Cy", HUMAN, {"P569": "1970"}),
@@ -254,6 +260,12 @@ def test_a_definitional_clue_is_refused(cert: Certifier) -> None:
     assert "Christopher Nolan" in got.detail
     other = ClueFact(property="P19", value="L:london", value_label="London", text="")
     assert cert.definitional("L:inception", other) is None
+    # the other way round: the clue's value is defined by the answer
+    cause = ClueFact(
+        property="P828", value="L:m-ulcerans", value_label="Mycobacterium ulcerans", text=""
+    )
+    got = _refused(cert.definitional("L:buruli", cause), "definitional_clue")
+    assert "defined by the answer" in got.detail
 
 
 def test_an_entity_clue_may_not_restate_the_dropped_constraint(cert: Certifier) -> None:
