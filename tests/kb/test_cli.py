@@ -98,3 +98,74 @@ def _one_entity(folder: Path) -> Path:
     path = folder / "one.json"
     path.write_text(json.dumps({"id": "Q1", "type": "item", "labels": {}}))
     return path
+
+
+def _entity(eid: str, label: str, claims: dict[str, list[str]]) -> dict[str, object]:
+    out: dict[str, object] = {"type": "item", "id": eid,
+                              "labels": {"en": {"language": "en", "value": label}}}  # fmt: skip
+    out["claims"] = {
+        pid: [
+            {
+                "mainsnak": {
+                    "snaktype": "value",
+                    "property": pid,
+                    "datatype": "wikibase-item",
+                    "datavalue": {
+                        "type": "wikibase-entityid",
+                        "value": {"entity-type": "item", "id": v},
+                    },
+                },
+                "type": "statement",
+                "rank": "normal",
+            }
+            for v in values
+        ]
+        for pid, values in claims.items()
+    }
+    return out
+
+
+def test_completeness_declarations_are_imported_listed_counted_and_marked(
+    tmp_workspace: Workspace, tmp_path: Path
+) -> None:
+    """A completeness.json beside the entities: `kb completeness` lists each declaration with
+    the size of its set, `kb stats` counts them, `kb show` marks the complete relation."""
+    snap = tmp_path / "snap"
+    snap.mkdir()
+    ents = [
+        _entity("Q142", "France", {"P47": ["Q31", "Q183"]}),
+        _entity("Q31", "Belgium", {"P47": ["Q142"]}),
+        _entity("Q183", "Germany", {"P47": ["Q142"]}),
+    ]
+    (snap / "entities.json").write_text(json.dumps(ents))
+    decl = {"id": "borders-of-france", "subject": "Q142", "property": "P47",
+            "direction": "forward", "as_of": "2024-12-31", "scope": "countries France borders"}  # fmt: skip
+    (snap / "completeness.json").write_text(json.dumps({"declarations": [decl]}))
+    code, out, err = kb(tmp_workspace, "import", str(snap), "--no-progress")
+    assert code == 0, err
+
+    code, out, _ = kb(tmp_workspace, "completeness", "--json")
+    assert code == 0
+    (only,) = json.loads(out)
+    assert only["declaration"]["id"] == "borders-of-france" and only["size"] == 2
+
+    code, out, _ = kb(tmp_workspace, "stats", "--json")
+    assert json.loads(out)["completeness_declarations"] == 1
+
+    code, out, _ = kb(tmp_workspace, "show", "Q142")
+    assert code == 0
+    assert "complete: values of P47 (countries France borders; 2 in the store" in " ".join(
+        out.split()
+    )
+
+
+def test_a_bad_completeness_file_is_reported_with_its_field(
+    tmp_workspace: Workspace, tmp_path: Path
+) -> None:
+    bad = tmp_path / "completeness.json"
+    bad.write_text(json.dumps({"declarations": [{"id": "x", "subject": "Q1", "property": "P1",
+                                                 "direction": "sideways", "as_of": "2024-12-31",
+                                                 "scope": "?"}]}))  # fmt: skip
+    code, out, err = kb(tmp_workspace, "import", str(bad), "--no-progress")
+    assert code == 3  # nothing could be imported
+    assert "not a completeness file: declarations.0.direction" in " ".join((out + err).split())
