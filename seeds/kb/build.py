@@ -561,6 +561,7 @@ def load(src_dir: Path) -> Build:
         for ref in (decl.subject, decl.class_id):
             if ref:
                 refs.append((ref, f"{file}: complete {decl.id}"))
+    _check_timed_declarations(build)
     for ref, where in refs:
         if ref not in known:
             build.dangling.setdefault(ref, []).append(where)
@@ -572,6 +573,23 @@ def load(src_dir: Path) -> Build:
             f"undefined entity {ref}{wanted_note}", f"used by {', '.join(uses[:3])}{more}"
         )
     return build
+
+
+def _check_timed_declarations(build: Build) -> None:
+    """A list declared complete over years must date every statement: an undated one would
+    be invisible to a question about its year, which would then look unique."""
+    for file, decl in build.declarations.values():
+        if decl.direction != "forward" or (decl.since is None and decl.until is None):
+            continue
+        item = build.items.get(decl.subject)
+        for i, st in enumerate((item or {}).get("claims", {}).get(decl.property, [])):
+            if not set(st.get("qualifiers", {})) & set(TIME_QUALIFIERS):
+                value = st["mainsnak"].get("datavalue", {}).get("value", {})
+                build.problems.error(
+                    f"{file}: complete {decl.id}",
+                    f"{decl.subject} {decl.property}[{i}] ({value.get('id', value)}) has no "
+                    "P585/P580/P582: date it, or the list cannot be complete over years",
+                )
 
 
 def _wanted(raw: Any, file: str, problems: Problems) -> list[tuple[str, str]]:

@@ -192,3 +192,47 @@ def test_build_refuses_bad_sources(tmp_path: Path) -> None:
     ):
         assert needle in run.stderr, needle
     assert not (tmp_path / "entities.json").exists()
+
+
+def test_build_refuses_bad_declarations(tmp_path: Path) -> None:
+    """Completeness declarations are validated like facts: unknown keys, properties and
+    subjects, duplicate ids, and a list declared complete over years with an undated member."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "properties.yaml").write_text(
+        (SEEDS / "src" / "properties.yaml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    (src / "a.yaml").write_text(
+        "entities:\n"
+        "  - {id: L:cup, label: Cup, description: d, P31: Q515, page: A. B. C.,\n"
+        "     claims: {P1346: [{v: L:x, P585: '2001'}, L:y]}}\n"
+        "  - {id: L:x, label: X, description: d, P31: Q515, page: A. B. C.}\n"
+        "  - {id: L:y, label: Y, description: d, P31: Q515, page: A. B. C.}\n"
+        "complete:\n"
+        "  - {id: cup-winners, subject: L:cup, property: P1346, direction: forward,\n"
+        "     since: 2000, until: 2024, as_of: '2024-12-31', scope: winners}\n"
+        "  - {id: cup-winners, subject: L:cup, property: P1346, direction: forward,\n"
+        "     as_of: '2024-12-31', scope: again}\n"
+        "  - {id: ghost, subject: L:nobody, property: P9999, direction: inverse,\n"
+        "     as_of: '31.12.2024', scope: s}\n"
+        "  - {id: odd, subject: L:cup, property: P17, direction: sideways, as_of: '2024-12-31',\n"
+        "     scope: s}\n",
+        encoding="utf-8",
+    )
+    run = subprocess.run(
+        [sys.executable, str(SEEDS / "build.py"), "--src", str(src), "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode == 1
+    for needle in (
+        "complete cup-winners: L:cup P1346[1] (L:y) has no P585/P580/P582",
+        "id 'cup-winners' already declared in a.yaml",
+        "(ghost): unknown property P9999",
+        "(ghost): as_of '31.12.2024' must be YYYY-MM-DD",
+        "undefined entity L:nobody",
+        "complete[3] (odd): direction",
+    ):
+        assert needle in run.stderr, (needle, run.stderr)
+    assert not (tmp_path / "completeness.json").exists()
