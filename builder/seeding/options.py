@@ -252,9 +252,13 @@ def _version_options(facts: Facts, prev: str, pid: str, kind: str) -> list[Optio
     for qual, attr in (("P585", "point_in_time"), ("P580", "start")):
         years = [year_of(getattr(v, attr)) for v in timed]
         for v, y in zip(timed, years, strict=True):
-            if y is None or years.count(y) != 1:
+            if y is None or (kind == "entity" and not facts.has_label(v.value_key)):
                 continue
-            if kind == "entity" and not facts.has_label(v.value_key):
+            if years.count(y) != 1:
+                # a shared year (a prize split three ways): each holder by a fact recalled
+                if kind == "entity" and qual == "P585":
+                    spec = HopSpec(link=pid, qualifier=qual, qualifier_value=getattr(v, attr))
+                    out.extend(_recalled(facts, spec, prev, v.value_key, timed))
                 continue
             when = [getattr(v, attr)]
             end = year_of(v.end)
@@ -284,7 +288,7 @@ def _recalled(
     others = {t.value_key for t in timed} - {target}
     out = []
     for c in fact_constraints(facts, target):
-        if c.property not in RECALLED or all(facts.holds(o, c) for o in others):
+        if c.property not in RECALLED or (others and all(facts.holds(o, c) for o in others)):
             continue
         narrowed = spec.model_copy(update={"constraints": [c]})
         if fits(facts, narrowed, prev) == [target]:
