@@ -34,15 +34,22 @@ def false_values(
                     got = year_of(v.key())
                     if got is not None and got != y and got not in years:
                         years.append(got)
+            ctx.rng.shuffle(years)  # which holder the user mixes up: any of them
         years += [y + d for d in (1, -1, 2, -2, 3, -3) if y + d not in years]
         return [(_year_key(n), str(n)) for n in years[:MAX_FALSE]]
     seen: dict[str, str] = {}
     if spec.qualifier:  # what the holders of other versions have: a mix-up with one of them
         anytime = spec.model_copy(update={"qualifier": "", "qualifier_value": "", "any_time": True})
+        mixed: dict[str, str] = {}
         for k in fits(ctx.facts, without(anytime, i), prev):
             for key in ctx.facts.value_keys(k, c.property):
                 if key != c.value and ctx.facts.has_label(key):
-                    seen.setdefault(key, ctx.facts.label(key))
+                    mixed.setdefault(key, ctx.facts.label(key))
+        order = sorted(mixed)
+        ctx.rng.shuffle(order)
+        first = [(k, mixed[k]) for k in order]
+    else:
+        first = []
     rest = without(spec, i)
     for j in range(len(rest.constraints)):
         relaxed = without(rest, j)
@@ -52,7 +59,8 @@ def false_values(
             for key in ctx.facts.value_keys(k, c.property):
                 if key != c.value and ctx.facts.has_label(key):
                     seen.setdefault(key, ctx.facts.label(key))
-    return sorted(seen.items())[:MAX_FALSE]
+    taken = {k for k, _ in first}
+    return [*first, *(kv for kv in sorted(seen.items()) if kv[0] not in taken)][:MAX_FALSE]
 
 
 class FactualInjector:
