@@ -28,6 +28,16 @@ class ErrorHandlingGroup(TyperGroup):
             err_console.print("error:", style="bold red", end=" ")
             err_console.print(str(exc), markup=False, highlight=False)
             raise typer.Exit(exc.exit_code) from None
+        except OSError as exc:  # a path the user gave cannot be read or written
+            err_console.print("error:", style="bold red", end=" ")
+            err_console.print(_os_error(exc), markup=False, highlight=False)
+            raise typer.Exit(3) from None
+
+
+def _os_error(exc: OSError) -> str:
+    where = f"{exc.filename}: " if exc.filename else ""
+    what = exc.strerror or str(exc)
+    return f"{where}{what}\n  hint: check the path and its permissions"
 
 
 def new_app(help_text: str) -> typer.Typer:

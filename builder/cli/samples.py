@@ -13,7 +13,7 @@ from builder.ambiguity import inject as inject_samples
 from builder.ambiguity.stats import Table1Stats, table1
 from builder.ambiguity.validate import validate_samples
 from builder.cli.common import console, workspace_from
-from builder.errors import ConfigError, InputError
+from builder.errors import ConfigError, InputError, StageError
 from builder.kb.store import KnowledgeStore
 from builder.samples_io import (
     read_samples,
@@ -33,7 +33,14 @@ def _store(ctx: typer.Context) -> KnowledgeStore:
             path=path,
             hint="import a snapshot first: `discobench kb import seeds/kb/…` (or pass -w)",
         )
-    return KnowledgeStore.open(path, read_only=True)
+    store = KnowledgeStore.open(path, read_only=True)
+    if not store.has_any_entity():
+        store.close()
+        raise StageError(
+            "the knowledge store holds no entities",
+            hint=f"import a snapshot first: `discobench kb import seeds/kb` (store: {path})",
+        )
+    return store
 
 
 def _hops(text: str) -> tuple[int, int]:
