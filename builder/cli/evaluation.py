@@ -7,7 +7,9 @@ from typing import Annotated
 
 import typer
 
-from builder.cli.common import console, new_app, workspace_from
+from builder.cli.common import console, err_console, new_app, workspace_from
+
+EXIT_TOO_MANY_ERRORS = 7  # eval run: more episodes errored than --max-error-rate allows
 
 app = new_app("Evaluate search agents: run episodes, score trajectories, compare runs.")
 
@@ -78,8 +80,22 @@ def run_cmd(
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Delete OUT first instead of resuming.")
     ] = False,
+    max_error_rate: Annotated[
+        float,
+        typer.Option(
+            "--max-error-rate",
+            min=0.0,
+            max=1.0,
+            help="Exit 7 when more than this share of the episodes played errored (their "
+            "errors stay in the trajectories; a re-run retries them). 1 never fails.",
+        ),
+    ] = 0.1,
 ) -> None:
-    """Play an agent on every sample (resumable: samples already in OUT are skipped)."""
+    """Play an agent on every sample (resumable: samples already in OUT are skipped).
+
+    Exits 0 when at most --max-error-rate of the episodes played now errored, else 7; the
+    errors are listed grouped by message either way.
+    """
     from builder.evaluation.commands import run_files
     from builder.evaluation.harness import Limits
 
@@ -110,6 +126,18 @@ def run_cmd(
         f"{summary.usage.input_tokens} in / {summary.usage.output_tokens} out tokens; "
         f"{summary.wall_seconds:.1f}s"
     )
+    for kind, count in sorted(summary.error_kinds.items(), key=lambda kv: -kv[1]):
+        err_console.print(f"  {count} × {kind}", markup=False, highlight=False)
+    if summary.ran and summary.error_rate > max_error_rate:
+        err_console.print(
+            f"error: {summary.errors} of {summary.ran} episodes errored "
+            f"({summary.error_rate:.0%} > --max-error-rate {max_error_rate:g}); the metrics "
+            f"would not be comparable. Fix the cause above and re-run (errored episodes are "
+            f"retried), or raise --max-error-rate.",
+            markup=False,
+            highlight=False,
+        )
+        raise typer.Exit(EXIT_TOO_MANY_ERRORS)
     console.print(f"score it: discobench eval score --dataset {dataset} --trajectories {out}")
 
 

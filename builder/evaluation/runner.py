@@ -44,11 +44,26 @@ class RunSummary(BaseModel):
     skipped: int = Field(description="Already in the output file for this run (resume).")
     ran: int = Field(description="Episodes played now.")
     errors: int = Field(description="Episodes played now that ended with an error.")
+    error_kinds: dict[str, int] = Field(
+        default_factory=dict,
+        description="Errors of the episodes played now, grouped: message (first line) → count.",
+    )
     model_calls: int = Field(0, description="Agent model calls of the episodes played now.")
     usage: TokenUsage = Field(default_factory=TokenUsage, description="Agent tokens, played now.")
     wall_seconds: float = 0.0
     search_cache_hits: int = 0
     search_cache_misses: int = 0
+
+    @property
+    def error_rate(self) -> float:
+        """Share of the episodes played now that errored (0 when none was played)."""
+        return self.errors / self.ran if self.ran else 0.0
+
+
+def error_kind(error: str, width: int = 160) -> str:
+    """The group an episode's error falls in: its first line, cut to ``width`` characters."""
+    line = error.strip().splitlines()[0] if error.strip() else "(empty error)"
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def _check(setting: str, ablation: str) -> None:
@@ -169,7 +184,10 @@ def run_agent(
                 traj = fut.result()
                 writer.write(traj)
                 summary.ran += 1
-                summary.errors += int(traj.error is not None)
+                if traj.error is not None:
+                    summary.errors += 1
+                    kind = error_kind(traj.error)
+                    summary.error_kinds[kind] = summary.error_kinds.get(kind, 0) + 1
                 summary.usage = summary.usage + TokenUsage(
                     input_tokens=traj.usage.input_tokens, output_tokens=traj.usage.output_tokens
                 )
