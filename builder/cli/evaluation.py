@@ -143,7 +143,13 @@ def run_cmd(
 
 @app.command("report")
 def report_cmd(
-    runs: Annotated[list[Path], typer.Argument(help="Metrics JSON files (eval score --json).")],
+    runs: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Metrics JSON files (eval score --json; the build's baselines.json holds "
+            "several runs)."
+        ),
+    ],
     out: Annotated[Path | None, typer.Option("--out", help="Folder for the PNG plots.")] = None,
 ) -> None:
     """Several runs side by side (Table 4 and Table 5 layouts) and PNG plots."""

@@ -8,6 +8,7 @@ checkpoints and its pass rate. Tables show percentages; the JSON keeps fractions
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -231,6 +232,24 @@ def load_metrics(path: Path) -> Metrics:
             path=path,
             hint="pass files written by `discobench eval score --json OUT`",
         ) from None
+
+
+def load_metrics_runs(path: Path) -> dict[str, Metrics]:
+    """One metrics JSON (``eval score --json``) as ``{"": metrics}``, or the build's
+    ``baselines.json`` (run name → metrics) as is."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError("no such metrics file", path=path) from None
+    except ValueError:
+        data = None
+    runs = isinstance(data, dict) and data and "accuracy" not in data  # a mapping of runs
+    if runs and isinstance(data, dict) and all(isinstance(v, dict) for v in data.values()):
+        try:
+            return {name: Metrics.model_validate(m) for name, m in data.items()}
+        except ValueError:
+            pass
+    return {"": load_metrics(path)}
 
 
 def _bars(

@@ -222,3 +222,21 @@ def test_run_where_every_episode_errors_exits_7_grouping_the_errors(
     assert all(t.error for t in iter_trajectories(out))
     assert tolerated.exit_code == 0, tolerated.output
     assert "2 × ServiceError" in tolerated.stderr
+
+
+def test_report_reads_the_builds_baselines_json_next_to_single_runs(tmp_path: Path) -> None:
+    data = tmp_path / "samples.jsonl"
+    write_samples(data, three_samples())
+    trajs = tmp_path / "t.jsonl"
+    _write_trajs(trajs)
+    single = tmp_path / "runs" / "sta.json"
+    single.parent.mkdir()
+    args = ["eval", "score", "--dataset", str(data), "--trajectories", str(trajs)]
+    assert runner.invoke(app, [*args, "--json", str(single)]).exit_code == 0
+    metrics = json.loads(single.read_text())
+    baselines = tmp_path / "runs" / "baselines.json"  # what `discobench build` writes
+    baselines.write_text(json.dumps({"direct-guess": metrics, "oracle-ask": metrics}))
+    named, _ = report_files(sorted((tmp_path / "runs").glob("*.json")), None)
+    assert {"direct-guess", "oracle-ask"} <= set(named) and len(named) == 3
+    res = runner.invoke(app, ["eval", "report", str(baselines), str(single)])
+    assert res.exit_code == 0, res.output
