@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 
 from builder.cli.common import console, err_console, workspace_from
+from builder.evaluation.report import COLUMNS_HELP
 from builder.kb.store import KnowledgeStore
 from builder.pipeline import (
     BUNDLED_KB,
@@ -20,7 +21,7 @@ from builder.pipeline import (
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("build")
+    @app.command("build", epilog=COLUMNS_HELP)
     def build_cmd(
         ctx: typer.Context,
         kb_dir: Annotated[

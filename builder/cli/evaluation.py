@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from builder.cli.common import console, err_console, new_app, workspace_from
+from builder.evaluation.report import COLUMNS_HELP
 
 EXIT_TOO_MANY_ERRORS = 7  # eval run: more episodes errored than --max-error-rate allows
 
@@ -23,7 +24,7 @@ DatasetOpt = Annotated[
 ]
 
 
-@app.command("score")
+@app.command("score", epilog=COLUMNS_HELP)
 def score_cmd(
     dataset: DatasetOpt,
     trajectories: Annotated[
@@ -141,7 +142,7 @@ def run_cmd(
     console.print(f"score it: discobench eval score --dataset {dataset} --trajectories {out}")
 
 
-@app.command("report")
+@app.command("report", epilog=COLUMNS_HELP)
 def report_cmd(
     runs: Annotated[
         list[Path],
