@@ -101,26 +101,35 @@ def run_cmd(
     from builder.evaluation.harness import Limits
 
     ws = workspace_from(ctx)
-    summary = run_files(
-        dataset,
-        kb_path=ws.kb_path,
-        search=search,
-        ablation=ablation,
-        agent=agent,
-        out=out,
-        setting=setting,
-        concurrency=concurrency,
-        progress=progress,
-        user=user,
-        judge=judge,
-        limits=Limits(
-            max_turns=max_turns, max_searches=max_searches, max_asks=max_asks, top_k=top_k
-        ),
-        search_cache_dir=ws.runs_dir / "search-cache",
-        llm_cache_dir=ws.llm_cache_dir,
-        llm_cache=cache,
-        fresh=fresh,
-    )
+    try:
+        summary = run_files(
+            dataset,
+            kb_path=ws.kb_path,
+            search=search,
+            ablation=ablation,
+            agent=agent,
+            out=out,
+            setting=setting,
+            concurrency=concurrency,
+            progress=progress,
+            user=user,
+            judge=judge,
+            limits=Limits(
+                max_turns=max_turns, max_searches=max_searches, max_asks=max_asks, top_k=top_k
+            ),
+            search_cache_dir=ws.runs_dir / "search-cache",
+            llm_cache_dir=ws.llm_cache_dir,
+            llm_cache=cache,
+            fresh=fresh,
+        )
+    except KeyboardInterrupt:
+        err_console.print(
+            f"interrupted (Ctrl-C): the episodes that finished are kept in {out}; run the same "
+            "command again to play only the rest.",
+            markup=False,
+            highlight=False,
+        )
+        raise typer.Exit(130) from None
     console.print(
         f"{summary.ran} episode(s) played, {summary.skipped} skipped (already in {out}), "
         f"{summary.errors} error(s); {summary.model_calls} model call(s), "

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
 from builder.config import Settings, get_settings
 from builder.errors import ConfigError
@@ -26,6 +26,7 @@ from builder.evaluation.judges import JUDGES, Judge
 from builder.evaluation.search import SEARCH_BACKENDS, CachedSearch
 from builder.evaluation.users import USERS, SimulatedUser
 from builder.llm.client import LLMClient, TokenUsage
+from builder.progress import LogProgress
 from builder.records.sample import Sample
 from builder.records.trajectory import OtherEvent, RunInfo, Trajectory
 
@@ -156,7 +157,7 @@ def run_agent(
     )
     writer = TrajectoryWriter(out)
     started = time.perf_counter()
-    bar = Progress(
+    bar = LogProgress(
         TextColumn(f"[bold]{agent}[/] {setting}/{ablation}"),
         BarColumn(),
         MofNCompleteColumn(),

@@ -25,6 +25,7 @@ from builder.kb.readers import FileSkipped, Record, is_importable, read_records
 from builder.kb.rows import EntityRows, entity_rows
 from builder.kb.store import KnowledgeStore
 from builder.kb.text import normalize_name
+from builder.progress import LogProgress
 from builder.records.kb import BadRecord, ImportReport, SkippedFile
 from builder.records.page import Page
 
@@ -103,7 +104,7 @@ def _check_strict(files: Sequence[Path]) -> None:
 
 
 def _progress(enabled: bool) -> Progress:
-    return Progress(
+    return LogProgress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         DownloadColumn(),
