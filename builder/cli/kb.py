@@ -19,6 +19,7 @@ from builder.records.kb import ImportReport
 app = new_app("Knowledge snapshot: import Wikidata JSON and pages, inspect the store.")
 
 SHOW_BAD = 20  # bad records listed on screen (all are in --json output)
+SHOW_SKIPPED_FILES = 3  # e.g. the snapshot folder's README and YAML sources
 
 
 @app.command("import")
@@ -80,8 +81,13 @@ def _remove_store(path: Path) -> None:
 
 
 def _print_report(report: ImportReport, kb_path: Path) -> None:
-    for skipped in report.skipped_files:
+    for skipped in report.skipped_files[:SHOW_SKIPPED_FILES]:
         err_console.print(f"[yellow]skipped file[/] {skipped.path}: {skipped.reason}")
+    if len(report.skipped_files) > SHOW_SKIPPED_FILES:
+        more = len(report.skipped_files) - SHOW_SKIPPED_FILES
+        err_console.print(
+            f"[yellow]… {more} more skipped files[/] (not entity or page files; --json)"
+        )
     for warning in report.warnings:
         err_console.print(f"[yellow]warning[/] {warning.path}: {warning.reason}")
     for bad in report.bad_records[:SHOW_BAD]:
