@@ -103,8 +103,9 @@ def check_target(out: Path, *, force: bool = False) -> list[str]:
             f"the folder holds {len(foreign)} file(s) that export did not write ({shown}); "
             "exporting there would replace or hide them",
             path=out,
-            hint="choose a new folder with --out, or pass --force to write anyway "
-            "(the files export did not write are kept; README.md is replaced)",
+            hint="choose a new folder (export --out, build --export-dir), or move those files "
+            "away, or pass `discobench export --force` to write anyway (the files export did "
+            "not write are kept; README.md is replaced)",
         )
     return foreign
 
