@@ -3,7 +3,8 @@
 On a terminal this is rich's :class:`~rich.progress.Progress`. Without one (output to a
 file, CI, ``nohup``) rich draws nothing until the end, so a long step looks hung; there
 :class:`LogProgress` prints one plain line per task every ``interval`` seconds instead
-(``DISCOBENCH_PROGRESS_INTERVAL``, default 15), and a last line when a task completes.
+(``DISCOBENCH_PROGRESS_INTERVAL``, default 15), and for a transient bar (which rich would
+leave no trace of) a last line when its task completes.
 """
 
 from __future__ import annotations
@@ -55,8 +56,8 @@ class LogProgress(Progress):
             return
         now = time.monotonic()
         finished = task.total is not None and task.total > 0 and task.completed >= task.total
-        if finished and self._last.get(task_id) == -1.0:
-            return  # the last line was already printed
+        if finished and (self._last.get(task_id) == -1.0 or not self.live.transient):
+            return  # printed already, or rich prints the finished bar itself
         if not finished and now - self._last.get(task_id, now) < self.interval:
             return
         self._last[task_id] = -1.0 if finished else now

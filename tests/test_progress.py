@@ -48,3 +48,12 @@ def test_no_plain_lines_on_a_terminal_or_when_disabled() -> None:
     with LogProgress(console=console, disable=True, interval=0.0) as bar:
         bar.advance(bar.add_task("x", total=1))
     assert off.getvalue() == ""
+
+
+def test_a_kept_bar_is_not_repeated_by_a_last_line() -> None:
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=False, width=80)
+    with LogProgress(TextColumn("{task.description}"), console=console, interval=3600.0) as bar:
+        task = bar.add_task("episodes", total=2)
+        bar.advance(task, 2)
+    assert "episodes: 2/2" not in out.getvalue()  # rich leaves the finished bar itself
