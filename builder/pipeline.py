@@ -73,6 +73,15 @@ class BuildInterrupted(KeyboardInterrupt):
         )
 
 
+def _keep_aside(path: Path) -> Path:
+    """Move a changed output out of the way (``NAME.changed-N``) so a re-run loses nothing."""
+    n = 1
+    while (aside := path.with_name(f"{path.name}.changed-{n}")).exists():
+        n += 1
+    path.replace(aside)
+    return aside
+
+
 class BuildRunner:
     """Runs named steps, skipping those whose fingerprint and outputs are unchanged."""
 
@@ -135,12 +144,15 @@ class BuildRunner:
         """Why the step must run again ("" for a first or changed-input run), None if fresh."""
         if self.state.fingerprints.get(name) != key:
             return ""
-        recorded = self.state.outputs.get(name, {})
+        recorded = self.state.outputs.get(name)
+        if recorded is None:
+            return "its outputs were not recorded by the earlier build"
         for path in outputs:
             if not path.is_file():
                 return f"{path} is missing"
             if recorded.get(str(path)) != file_digest([path]):
-                return f"{path} was changed since the step wrote it"
+                kept = _keep_aside(path)  # e.g. review decisions pulled into samples.jsonl
+                return f"{path} was changed since the step wrote it (kept as {kept.name})"
         return verify() if verify is not None else None
 
     def _save(self) -> None:

@@ -32,6 +32,9 @@ def test_a_step_reruns_when_its_output_is_missing_or_changed(tmp_path: Path):
     out.write_text("edited by hand")
     again = BuildRunner(ws).step("s", "k1", [out], _writer(out, calls))
     assert not again.skipped and "was changed" in again.rerun_reason
+    # the changed file is not lost: it is kept aside before the step writes anew
+    assert (ws.root / "out.txt.changed-1").read_text() == "edited by hand"
+    assert "out.txt.changed-1" in again.rerun_reason and out.read_text() == "output"
     out.unlink()
     again = BuildRunner(ws).step("s", "k1", [out], _writer(out, calls))
     assert not again.skipped and "is missing" in again.rerun_reason
