@@ -71,6 +71,10 @@ def test_ctrl_c_names_the_kept_steps_and_that_a_rerun_resumes(tmp_path: Path):
         (["review", "server", "start", "--port", "99999"], "--port"),
         (["review", "server", "start", "--port", "0"], "--port"),
         (
+            ["eval", "score", "--dataset", "d", "--trajectories", "t", "--heavy-search", "0"],
+            "--heavy-search",
+        ),
+        (
             [
                 "eval",
                 "run",

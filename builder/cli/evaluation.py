@@ -31,7 +31,10 @@ def score_cmd(
         Path, typer.Option("--trajectories", help="Trajectories JSONL (one episode per line).")
     ],
     heavy_search: Annotated[
-        int, typer.Option("--heavy-search", help="H: searches from which a guess is heavy.")
+        int,
+        typer.Option(
+            "--heavy-search", min=1, help="Searches from which a guess is SearchHeavyGuess."
+        ),
     ] = 3,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Write the metrics as JSON here.")

@@ -75,6 +75,12 @@ def seed_cmd(
         chains = generate_seeds(
             store, n=n, hops=_hops(hops), domains=_split(domains), seed=seed, progress=progress
         )
+    if not chains:
+        raise StageError(
+            "no seed chain could be built from this store",
+            hint="import a snapshot with enough linked entities (`discobench kb import "
+            "seeds/kb`), or widen --domains / --hops",
+        )
     path = out or ws.seeds_path
     write_seeds(path, chains)
     console.print(f"wrote {len(chains)} seed chains → {path}")

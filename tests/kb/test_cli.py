@@ -127,3 +127,14 @@ def test_failed_first_import_leaves_no_store_and_seed_says_import(tmp_workspace:
     result = runner.invoke(app, ["-w", str(tmp_workspace.root), "seed", "--n", "3"])
     assert result.exit_code == 6
     assert "holds no entities" in result.stderr and "discobench kb import" in result.stderr
+
+
+def test_seed_that_finds_no_chain_is_an_error_not_an_empty_file(
+    tmp_workspace: Workspace, data_dir: Path
+) -> None:
+    kb(tmp_workspace, "import", "--no-progress", str(data_dir / "wikidata"))
+    out = tmp_workspace.root / "seeds.jsonl"
+    result = runner.invoke(app, ["seed", "--n", "5", "--no-progress", "--out", str(out)])
+    assert result.exit_code == 6, result.output
+    assert "no seed chain could be built" in result.stderr and "kb import" in result.stderr
+    assert not out.exists()
