@@ -27,12 +27,20 @@ BUNDLED_KB = REPO_ROOT / "seeds" / "kb"
 
 class StepResult(BaseModel):
     name: str
-    skipped: bool = Field(description="True when the fingerprint matched and outputs existed.")
+    skipped: bool = Field(
+        description="True when the fingerprint matched and every output was as the step left it."
+    )
     summary: str = ""
+    rerun_reason: str = Field(
+        "", description="Why a step with an unchanged fingerprint ran again (an output missing…)."
+    )
 
 
 class BuildState(BaseModel):
     fingerprints: dict[str, str] = Field(default_factory=dict)
+    outputs: dict[str, dict[str, str]] = Field(
+        default_factory=dict, description="step → output path → sha256 when the step finished."
+    )
 
 
 def file_digest(paths: Iterable[Path]) -> str:
@@ -48,6 +56,30 @@ def file_digest(paths: Iterable[Path]) -> str:
 
 def fingerprint(*parts: object) -> str:
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+class BuildInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a step: which steps finished (kept) and which one was cut off."""
+
+    def __init__(self, step: str, done: list[str], workspace: Path) -> None:
+        super().__init__(step)
+        self.step, self.done, self.workspace = step, done, workspace
+
+    def explain(self) -> str:
+        kept = ", ".join(self.done) if self.done else "nothing yet"
+        return (
+            f"interrupted during the {self.step} step. Kept in {self.workspace}: the finished "
+            f"steps' outputs ({kept}). Run the same command again to resume from {self.step}."
+        )
+
+
+def _keep_aside(path: Path) -> Path:
+    """Move a changed output out of the way (``NAME.changed-N``) so a re-run loses nothing."""
+    n = 1
+    while (aside := path.with_name(f"{path.name}.changed-{n}")).exists():
+        n += 1
+    path.replace(aside)
+    return aside
 
 
 class BuildRunner:
@@ -71,26 +103,57 @@ class BuildRunner:
         outputs: list[Path],
         run: Callable[[], str],
         describe_skip: Callable[[], str] | None = None,
+        verify: Callable[[], str | None] | None = None,
     ) -> StepResult:
-        fresh = (
-            not self.force
-            and self.state.fingerprints.get(name) == key
-            and all(p.exists() for p in outputs)
-        )
-        if fresh:
+        """Run ``run`` unless the fingerprint matches and the outputs are as it left them.
+
+        Outputs are checked by content (sha256 recorded when the step finished), not by
+        presence, and ``verify`` can add a deeper check (e.g. every file of an export).
+        """
+        reason = "" if self.force else self._stale(name, key, outputs, verify)
+        if not self.force and reason is None:
             result = StepResult(
                 name=name, skipped=True, summary=describe_skip() if describe_skip else ""
             )
         else:
             # Forget the old fingerprint first: a step cut off midway must re-run.
             self.state.fingerprints.pop(name, None)
+            self.state.outputs.pop(name, None)
             self._save()
-            summary = run()
+            try:
+                summary = run()
+            except KeyboardInterrupt:
+                done = [r.name for r in self.results]
+                raise BuildInterrupted(name, done, self.ws.root) from None
             self.state.fingerprints[name] = key
+            self.state.outputs[name] = {str(p): file_digest([p]) for p in outputs}
             self._save()
-            result = StepResult(name=name, skipped=False, summary=summary)
+            result = StepResult(
+                name=name, skipped=False, summary=summary, rerun_reason=reason or ""
+            )
         self.results.append(result)
         return result
+
+    def _stale(
+        self,
+        name: str,
+        key: str,
+        outputs: list[Path],
+        verify: Callable[[], str | None] | None,
+    ) -> str | None:
+        """Why the step must run again ("" for a first or changed-input run), None if fresh."""
+        if self.state.fingerprints.get(name) != key:
+            return ""
+        recorded = self.state.outputs.get(name)
+        if recorded is None:
+            return "its outputs were not recorded by the earlier build"
+        for path in outputs:
+            if not path.is_file():
+                return f"{path} is missing"
+            if recorded.get(str(path)) != file_digest([path]):
+                kept = _keep_aside(path)  # e.g. review decisions pulled into samples.jsonl
+                return f"{path} was changed since the step wrote it (kept as {kept.name})"
+        return verify() if verify is not None else None
 
     def _save(self) -> None:
         tmp = self.path.with_suffix(".tmp")
@@ -190,6 +253,7 @@ def step_inject(runner: BuildRunner, opts: BuildOptions) -> None:
 
 def step_export(runner: BuildRunner, opts: BuildOptions) -> None:
     from builder.export import export_dataset
+    from builder.export.folder import MARKER, verify_export
 
     ws = runner.ws
     key = fingerprint("export", file_digest([ws.samples_path]), str(opts.export_dir))
@@ -203,7 +267,14 @@ def step_export(runner: BuildRunner, opts: BuildOptions) -> None:
         )
         return f"{report.rows['default']['test']} rows → {opts.export_dir}"
 
-    runner.step("export", key, [opts.export_dir / "README.md"], run, lambda: "export unchanged")
+    runner.step(
+        "export",
+        key,
+        [opts.export_dir / MARKER],
+        run,
+        lambda: "export unchanged",
+        verify=lambda: verify_export(opts.export_dir),
+    )
 
 
 def step_eval(runner: BuildRunner, opts: BuildOptions) -> None:

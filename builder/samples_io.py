@@ -17,6 +17,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ValidationError
 
 from builder.errors import InputError
+from builder.files import give_default_mode
 from builder.records.sample import Sample
 from builder.records.seed import Reject, SeedChain
 
@@ -99,6 +100,7 @@ def write_jsonl(path: Path | str, records: Iterable[BaseModel]) -> int:
                 fh.write(rec.model_dump_json())
                 fh.write("\n")
                 count += 1
+        give_default_mode(tmp)  # mkstemp makes it 0600; outputs get the user's usual mode
         os.replace(tmp, p)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -48,6 +48,13 @@ def test_build_runs_every_stage_offline_and_resumes(tmp_path: Path):
     assert again.output.count("unchanged") >= 5
     assert (ws / "samples.jsonl").read_bytes() == samples_before
 
+    # a deleted Parquet file is noticed (not only the card's presence): export runs again
+    parquet = export / "default" / "test-00000-of-00001.parquet"
+    parquet.unlink()
+    repaired = runner.invoke(app, args)
+    assert repaired.exit_code == 0, repaired.output
+    assert "re-run" in repaired.output and parquet.exists()
+
 
 def test_build_on_a_missing_snapshot_names_the_file_and_the_fix(tmp_path: Path):
     result = runner.invoke(app, ["-w", str(tmp_path / "ws"), "build", "--kb", str(tmp_path)])

@@ -74,6 +74,14 @@ def check_unique(facts: Facts, sample: Sample, info: GeneratorInfo) -> CheckResu
                 passed=False,
                 detail=f"hop {ph.index}: store answer {text!r} != {cp.answer!r}",
             )
+    last = sample.checkpoints[-1]
+    if sample.answer != last.answer or sample.answer_aliases != last.answer_aliases:
+        return CheckResult(
+            name="unique",
+            passed=False,
+            detail=f"final answer {sample.answer!r} (aliases {sample.answer_aliases}) is not the "
+            f"last checkpoint's {last.answer!r} (aliases {last.answer_aliases})",
+        )
     return CheckResult(name="unique", passed=True, detail=f"{len(info.plan)} hops, 1 answer each")
 
 

@@ -15,13 +15,14 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
 
 from builder.ambiguity import registry
 from builder.ambiguity.assemble import assemble, sample_id
 from builder.ambiguity.base import ChainContext, Failure, Proposal
 from builder.ambiguity.checks import run_checks
 from builder.kb.store import KnowledgeStore
+from builder.progress import LogProgress
 from builder.records.sample import Provenance, Sample
 from builder.records.seed import Reject, SeedChain
 from builder.seeding.facts import Facts
@@ -184,7 +185,7 @@ def inject(
     the checks passing (see :mod:`builder.ambiguity.paraphrase`)."""
     run = Injection(store, types, seed, created_at)
     result = InjectResult()
-    bar = Progress(
+    bar = LogProgress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),

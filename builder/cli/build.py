@@ -8,13 +8,20 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from builder.cli.common import console, workspace_from
+from builder.cli.common import console, err_console, workspace_from
+from builder.evaluation.report import COLUMNS_HELP
 from builder.kb.store import KnowledgeStore
-from builder.pipeline import BUNDLED_KB, BuildOptions, baseline_metrics, run_build
+from builder.pipeline import (
+    BUNDLED_KB,
+    BuildInterrupted,
+    BuildOptions,
+    baseline_metrics,
+    run_build,
+)
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("build")
+    @app.command("build", epilog=COLUMNS_HELP)
     def build_cmd(
         ctx: typer.Context,
         kb_dir: Annotated[
@@ -25,7 +32,10 @@ def register(app: typer.Typer) -> None:
             bool, typer.Option("--force", help="Re-run every step, even unchanged ones.")
         ] = False,
         n_seeds: Annotated[
-            int, typer.Option("--n", help="Seed chains to generate (samples come from these).")
+            int,
+            typer.Option(
+                "--n", min=1, help="Seed chains to generate (samples come from these), at least 1."
+            ),
         ] = 600,
         export_dir: Annotated[
             Path, typer.Option("--export-dir", help="Where the dataset folder goes.")
@@ -50,10 +60,16 @@ def register(app: typer.Typer) -> None:
             force=force,
             progress=progress,
         )
-        results = run_build(ws, opts)
+        try:
+            results = run_build(ws, opts)
+        except BuildInterrupted as stop:
+            err_console.print(stop.explain(), markup=False, highlight=False)
+            raise typer.Exit(130) from None
         steps = Table("step", "status", "result", title=f"discobench build → {ws.root}")
         for r in results:
-            steps.add_row(r.name, "unchanged" if r.skipped else "done", r.summary)
+            status = "unchanged" if r.skipped else ("re-run" if r.rerun_reason else "done")
+            why = f" (re-run: {r.rerun_reason})" if r.rerun_reason else ""
+            steps.add_row(r.name, status, r.summary + why)
         console.print(steps)
         with KnowledgeStore.open(ws.kb_path, read_only=True) as store:
             stats = store.stats()

@@ -51,8 +51,21 @@ def register(app: typer.Typer) -> None:
         private: Annotated[
             bool, typer.Option("--private", help="Create the repo private.")
         ] = False,
+        force: Annotated[
+            bool,
+            typer.Option(
+                "--force",
+                help="Write into a folder that holds files export did not write (they are "
+                "kept; README.md is replaced). Without it such a folder is refused.",
+            ),
+        ] = False,
     ) -> None:
-        """Export samples as Parquet per config (default, unambiguous) and split, with a card."""
+        """Export samples as Parquet per config (default, unambiguous) and split, with a card.
+
+        OUT must be a new folder or one an earlier export wrote (it leaves a
+        .discobench-export.json marker); the new export is written aside and swapped in,
+        replacing only its own files. A folder holding other files is refused (see --force).
+        """
         from builder.export import export_dataset, push_to_hub  # datasets is slow to import
 
         path = samples if samples is not None else workspace_from(ctx).samples_path
@@ -64,6 +77,7 @@ def register(app: typer.Typer) -> None:
             canary=canary,
             seed=seed,
             pretty_name=pretty_name,
+            force=force,
         )
         table = Table(title=f"exported to {report.out}")
         for col in ("config", "split", "rows"):

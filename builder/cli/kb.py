@@ -21,6 +21,7 @@ from builder.validity.completeness import declaration_sizes, declarations_about
 app = new_app("Knowledge snapshot: import Wikidata JSON and pages, inspect the store.")
 
 SHOW_BAD = 20  # bad records listed on screen (all are in --json output)
+SHOW_SKIPPED_FILES = 3  # e.g. the snapshot folder's README and YAML sources
 
 
 @app.command("import")
@@ -47,12 +48,24 @@ def import_cmd(
 ) -> None:
     """Import entities and pages into the workspace's store (same id = replaced)."""
     ws = workspace_from(ctx)
-    with KnowledgeStore.open(ws.kb_path) as store:
-        report = import_paths(store, paths, strict=strict, progress=progress and not as_json)
-        if snapshot_id:
-            store.set_meta("snapshot_id", snapshot_id)
-        if snapshot_version:
-            store.set_meta("snapshot_version", snapshot_version)
+    for path in paths:  # before the store is created: a typo leaves nothing behind
+        if not path.exists():
+            raise InputError("no such file or folder", path=path, hint="check the path")
+    new_store = not ws.kb_path.exists()
+    try:
+        with KnowledgeStore.open(ws.kb_path) as store:
+            report = import_paths(store, paths, strict=strict, progress=progress and not as_json)
+            if snapshot_id:
+                store.set_meta("snapshot_id", snapshot_id)
+            if snapshot_version:
+                store.set_meta("snapshot_version", snapshot_version)
+            empty = not store.has_any_entity()
+    except BaseException:
+        if new_store:
+            _remove_store(ws.kb_path)
+        raise
+    if new_store and empty and report.pages == 0:
+        _remove_store(ws.kb_path)  # a failed first import leaves no empty store
     if as_json:
         console.print_json(report.model_dump_json())
     else:
@@ -64,9 +77,19 @@ def import_cmd(
         )
 
 
+def _remove_store(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+
 def _print_report(report: ImportReport, kb_path: Path) -> None:
-    for skipped in report.skipped_files:
+    for skipped in report.skipped_files[:SHOW_SKIPPED_FILES]:
         err_console.print(f"[yellow]skipped file[/] {skipped.path}: {skipped.reason}")
+    if len(report.skipped_files) > SHOW_SKIPPED_FILES:
+        more = len(report.skipped_files) - SHOW_SKIPPED_FILES
+        err_console.print(
+            f"[yellow]… {more} more skipped files[/] (not entity or page files; --json)"
+        )
     for warning in report.warnings:
         err_console.print(f"[yellow]warning[/] {warning.path}: {warning.reason}")
     for bad in report.bad_records[:SHOW_BAD]:

@@ -59,7 +59,8 @@ def server_install() -> None:
 def server_start(
     ctx: typer.Context,
     port: Annotated[
-        int, typer.Option("--port", help="Port on 127.0.0.1 (refused if busy).")
+        int,
+        typer.Option("--port", min=1, max=65535, help="Port on 127.0.0.1 (refused if busy)."),
     ] = 8080,
     data_dir: DataDir = None,
 ) -> None:

@@ -19,7 +19,7 @@ from builder.ambiguity.stats import (
 )
 from builder.ambiguity.validate import validate_samples
 from builder.cli.common import console, workspace_from
-from builder.errors import ConfigError, InputError
+from builder.errors import ConfigError, InputError, StageError
 from builder.kb.store import KnowledgeStore
 from builder.samples_io import (
     read_samples,
@@ -39,7 +39,14 @@ def _store(ctx: typer.Context) -> KnowledgeStore:
             path=path,
             hint="import a snapshot first: `discobench kb import seeds/kb/…` (or pass -w)",
         )
-    return KnowledgeStore.open(path, read_only=True)
+    store = KnowledgeStore.open(path, read_only=True)
+    if not store.has_any_entity():
+        store.close()
+        raise StageError(
+            "the knowledge store holds no entities",
+            hint=f"import a snapshot first: `discobench kb import seeds/kb` (store: {path})",
+        )
+    return store
 
 
 def _hops(text: str) -> tuple[int, int]:
@@ -73,6 +80,12 @@ def seed_cmd(
     with _store(ctx) as store:
         chains = generate_seeds(
             store, n=n, hops=_hops(hops), domains=_split(domains), seed=seed, progress=progress
+        )
+    if not chains:
+        raise StageError(
+            "no seed chain could be built from this store",
+            hint="import a snapshot with enough linked entities (`discobench kb import "
+            "seeds/kb`), or widen --domains / --hops",
         )
     path = out or ws.seeds_path
     write_seeds(path, chains)

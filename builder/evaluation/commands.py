@@ -8,7 +8,7 @@ from typing import Any
 from builder.errors import InputError
 from builder.evaluation.io import gc_paused, load_dataset, read_trajectories
 from builder.evaluation.metrics import Metrics
-from builder.evaluation.report import load_metrics, plot_report, run_name
+from builder.evaluation.report import load_metrics_runs, plot_report, run_name
 from builder.evaluation.runner import RunSummary, run_agent
 from builder.evaluation.scorer import score
 
@@ -46,10 +46,10 @@ def report_files(runs: list[Path], out_dir: Path | None) -> tuple[dict[str, Metr
     """Load metrics JSONs (named by their run, else file name); plot when ``out_dir``."""
     named: dict[str, Metrics] = {}
     for path in runs:
-        m = load_metrics(path)
-        name = run_name(m, path.stem)
-        if name in named:
-            name = f"{name} ({path.name})"
-        named[name] = m
+        for key, m in load_metrics_runs(path).items():
+            name = key or run_name(m, path.stem)
+            if name in named:
+                name = f"{name} ({path.name})"
+            named[name] = m
     plots = plot_report(named, out_dir) if out_dir is not None else []
     return named, plots

@@ -8,6 +8,7 @@ checkpoints and its pass rate. Tables show percentages; the JSON keeps fractions
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -105,17 +106,20 @@ def table4(named: Mapping[str, Metrics], part: str = "all") -> Table:
 
 
 def table5(named: Mapping[str, Metrics]) -> Table:
+    heavy = sorted({m.heavy_search for m in named.values()})
     t = Table(
         box=box.SIMPLE_HEAVY,
         title="Behaviour profiles of gold-ambiguous checkpoints (share % / pass %)",
+        caption="SearchHeavyGuess: a guess after ≥ "
+        + "/".join(str(h) for h in heavy)
+        + " searches (--heavy-search)",
     )
     _run_column(t)
     for p in PROFILES:
         _num_column(t, p)
-    _num_column(t, "H")
     for name, m in named.items():
         cells = [f"{pct(m.profiles[p].share)} / {pct(m.profiles[p].pass_rate)}" for p in PROFILES]
-        t.add_row(escape(name), *cells, str(m.heavy_search))
+        t.add_row(escape(name), *cells)
     return t
 
 
@@ -196,9 +200,36 @@ def settings_table(named: Mapping[str, Metrics]) -> Table | None:
     return t
 
 
+#: What every column header of the tables means (shown in the commands' --help).
+COLUMNS_HELP = (
+    "Columns (percentages unless said): Acc final-answer accuracy; CP checkpoint pass rate; "
+    "Det-Acc / Det-F1 ambiguity detection accuracy / F1 (asking at gold-ambiguous "
+    "checkpoints); Amb-Rec ambiguity recall; CE-A / CE-B clarification efficiency (share of "
+    "asks at an ambiguous checkpoint, two readings); Ask / Search turns per sample; In tok / "
+    "Out tok agent tokens per sample; err episodes that errored; miss samples without a "
+    "trajectory; DirectGuess, SearchHeavyGuess, DirectAsk, SearchThenAsk behaviour profiles "
+    "(share of gold-ambiguous checkpoints / their pass rate). On terminals under 150 columns "
+    "(and in logs, 80) runs are shown as #1, #2… with a legend above the tables."
+)
+
+COMPACT_BELOW = 150  # console width under which run names become #1, #2… with a legend
+
+
+def compact_names(named: Mapping[str, Metrics], width: int) -> tuple[dict[str, Metrics], list[str]]:
+    """Run names as given on a wide console; else ``#1``, ``#2``… and the legend lines."""
+    if width >= COMPACT_BELOW or all(len(n) <= 10 for n in named):
+        return dict(named), []
+    short = {f"#{i}": m for i, m in enumerate(named.values(), 1)}
+    legend = [f"#{i} = {name}" for i, name in enumerate(named, 1)]
+    return short, legend
+
+
 def print_metrics_table(named_metrics: dict[str, Metrics], console: Console | None = None) -> None:
     """Table 4 and Table 5 layouts for several runs (what ``discobench build`` prints)."""
     console = console or Console()
+    named_metrics, legend = compact_names(named_metrics, console.width)
+    for line in legend:
+        console.print(line, markup=False, highlight=False)
     if console.width >= 150:
         console.print(table4(named_metrics))
     else:
@@ -213,7 +244,7 @@ def print_metrics_table(named_metrics: dict[str, Metrics], console: Console | No
 def print_full_report(named: dict[str, Metrics], console: Console | None = None) -> None:
     console = console or Console()
     print_metrics_table(named, console)
-    for t in breakdown_tables(named):
+    for t in breakdown_tables(compact_names(named, console.width)[0]):
         console.print(t)
     for name, m in named.items():
         for note in m.notes:
@@ -231,6 +262,24 @@ def load_metrics(path: Path) -> Metrics:
             path=path,
             hint="pass files written by `discobench eval score --json OUT`",
         ) from None
+
+
+def load_metrics_runs(path: Path) -> dict[str, Metrics]:
+    """One metrics JSON (``eval score --json``) as ``{"": metrics}``, or the build's
+    ``baselines.json`` (run name → metrics) as is."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError("no such metrics file", path=path) from None
+    except ValueError:
+        data = None
+    runs = isinstance(data, dict) and data and "accuracy" not in data  # a mapping of runs
+    if runs and isinstance(data, dict) and all(isinstance(v, dict) for v in data.values()):
+        try:
+            return {name: Metrics.model_validate(m) for name, m in data.items()}
+        except ValueError:
+            pass
+    return {"": load_metrics(path)}
 
 
 def _bars(

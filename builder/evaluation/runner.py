@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
 from builder.config import Settings, get_settings
 from builder.errors import ConfigError
@@ -26,6 +26,7 @@ from builder.evaluation.judges import JUDGES, Judge
 from builder.evaluation.search import SEARCH_BACKENDS, CachedSearch
 from builder.evaluation.users import USERS, SimulatedUser
 from builder.llm.client import LLMClient, TokenUsage
+from builder.progress import LogProgress
 from builder.records.sample import Sample
 from builder.records.trajectory import OtherEvent, RunInfo, Trajectory
 
@@ -44,11 +45,26 @@ class RunSummary(BaseModel):
     skipped: int = Field(description="Already in the output file for this run (resume).")
     ran: int = Field(description="Episodes played now.")
     errors: int = Field(description="Episodes played now that ended with an error.")
+    error_kinds: dict[str, int] = Field(
+        default_factory=dict,
+        description="Errors of the episodes played now, grouped: message (first line) → count.",
+    )
     model_calls: int = Field(0, description="Agent model calls of the episodes played now.")
     usage: TokenUsage = Field(default_factory=TokenUsage, description="Agent tokens, played now.")
     wall_seconds: float = 0.0
     search_cache_hits: int = 0
     search_cache_misses: int = 0
+
+    @property
+    def error_rate(self) -> float:
+        """Share of the episodes played now that errored (0 when none was played)."""
+        return self.errors / self.ran if self.ran else 0.0
+
+
+def error_kind(error: str, width: int = 160) -> str:
+    """The group an episode's error falls in: its first line, cut to ``width`` characters."""
+    line = error.strip().splitlines()[0] if error.strip() else "(empty error)"
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def _check(setting: str, ablation: str) -> None:
@@ -141,7 +157,7 @@ def run_agent(
     )
     writer = TrajectoryWriter(out)
     started = time.perf_counter()
-    bar = Progress(
+    bar = LogProgress(
         TextColumn(f"[bold]{agent}[/] {setting}/{ablation}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -169,7 +185,10 @@ def run_agent(
                 traj = fut.result()
                 writer.write(traj)
                 summary.ran += 1
-                summary.errors += int(traj.error is not None)
+                if traj.error is not None:
+                    summary.errors += 1
+                    kind = error_kind(traj.error)
+                    summary.error_kinds[kind] = summary.error_kinds.get(kind, 0) + 1
                 summary.usage = summary.usage + TokenUsage(
                     input_tokens=traj.usage.input_tokens, output_tokens=traj.usage.output_tokens
                 )

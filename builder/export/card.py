@@ -39,12 +39,16 @@ class CardStats:
         self.review_status: Counter[str] = Counter()
         self.agreements: list[float] = []
         self.snapshot: set[str] = set()
+        self.page_sources: Counter[str] = Counter()  # evidence snippets by where the page is
 
     def add(self, sample: Sample) -> None:
         self.table1.add(sample)
         self.review_status[sample.review.status] += 1
         if sample.review.agreement is not None:
             self.agreements.append(sample.review.agreement)
+        for checkpoint in sample.checkpoints:
+            for evidence in checkpoint.evidence:
+                self.page_sources[page_source(evidence.url)] += 1
         prov = sample.provenance
         if prov.snapshot_id:
             self.snapshot.add(f"{prov.snapshot_id} {prov.snapshot_version}".strip())
@@ -72,6 +76,30 @@ class CardStats:
         ]
 
 
+def page_source(url: str) -> str:
+    """Where an evidence page comes from: ``wikipedia``, ``web`` (another URL) or ``local``
+    (no URL: a page text shipped with the snapshot, like the bundled one's)."""
+    if not url:
+        return "local"
+    return "wikipedia" if "wikipedia.org/" in url else "web"
+
+
+#: Meanings of the columns whose record field carries no description (the record's own
+#: description wins when it has one); the card must explain every column.
+FALLBACK_DOCS: dict[str, str] = {
+    "domain": "Topic domain of the sample (one of the eleven of Table 1).",
+    "answer_aliases": "Other spellings of the final answer that count as correct.",
+    "checkpoints": "The hops of the question in order, each with its gold answer, "
+    "ambiguity (if any), candidates, clue and evidence.",
+    "provenance": "How the sample was built: snapshot, builder version, seed chain, settings.",
+    "review": "Human review state: status, annotators, agreement, inspector decision.",
+    "checkpoints[].evidence": "Pages that state the checkpoint's fact.",
+    "checkpoints[].evidence[].title": "Title of the evidence page.",
+    "checkpoints[].evidence[].url": "URL of the evidence page; empty for a page text shipped "
+    "with the snapshot (see How it was built).",
+}
+
+
 def _size_category(n: int) -> str:
     for limit, name in ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K")):
         if n < limit:
@@ -82,7 +110,8 @@ def _size_category(n: int) -> str:
 def _field_docs(model: type[BaseModel], prefix: str = "") -> list[tuple[str, str]]:
     docs = []
     for name, field in model.model_fields.items():
-        docs.append((f"{prefix}{name}", field.description or ""))
+        path = f"{prefix}{name}"
+        docs.append((path, field.description or FALLBACK_DOCS.get(path, "")))
     return docs
 
 
@@ -164,5 +193,6 @@ def write_card(
         ),
         builder_version=__version__,
         snapshots=sorted(stats.snapshot),
+        page_sources=dict(stats.page_sources),
     )
     path.write_text(f"---\n{card_data.to_yaml()}\n---\n\n{body}", encoding="utf-8")

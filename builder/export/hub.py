@@ -9,6 +9,7 @@ from huggingface_hub.errors import HfHubHTTPError
 
 from builder.config import get_settings
 from builder.errors import ConfigError, ServiceError
+from builder.export.folder import MARKER
 
 
 def push_to_hub(
@@ -48,6 +49,7 @@ def push_to_hub(
             repo_id=repo_id,
             repo_type="dataset",
             commit_message=commit_message,
+            ignore_patterns=[MARKER],  # the local bookkeeping of export, not dataset content
         )
     except HfHubHTTPError as exc:
         status = exc.response.status_code if exc.response is not None else "?"

@@ -10,7 +10,6 @@ sample id, and nothing depends on the clock.
 from __future__ import annotations
 
 import hashlib
-import shutil
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +22,7 @@ from pydantic import BaseModel, Field
 from builder.errors import InputError, StageError
 from builder.export.card import CardStats, write_card
 from builder.export.features import sample_features
+from builder.export.folder import MARKER, check_target, staged_export
 from builder.records.sample import Sample
 from builder.samples_io import read_samples
 
@@ -101,15 +101,20 @@ def export_dataset(
     seed: int = 0,
     batch_size: int = 1000,
     pretty_name: str = "DiscoBench",
-    overwrite: bool = True,
+    force: bool = False,
 ) -> ExportReport:
-    """Export accepted samples (or all, with ``include_unreviewed``) as a dataset folder."""
+    """Export accepted samples (or all, with ``include_unreviewed``) as a dataset folder.
+
+    ``out`` must be new or written by an earlier export (see :mod:`builder.export.folder`);
+    ``force`` writes into a folder holding other files too, keeping them.
+    """
     if dev_fraction is not None and not 0.0 < dev_fraction < 1.0:
         raise InputError(
             f"--dev-fraction must be between 0 and 1 (exclusive), got {dev_fraction}",
             field="dev_fraction",
             hint="e.g. --dev-fraction 0.1",
         )
+    check_target(out, force=force)  # before reading: a refused folder fails fast
     # Pass 1: counts, statistics and split assignment, without keeping whole rows.
     stats = CardStats()
     light: list[_Light] = []
@@ -127,9 +132,30 @@ def export_dataset(
     dev = assign_dev(light, dev_fraction, seed) if dev_fraction else set()
     splits = ("test", "dev") if dev else ("test",)
 
-    if out.exists() and overwrite:
-        for config in CONFIGS:
-            shutil.rmtree(out / config, ignore_errors=True)
+    with staged_export(out, force=force) as stage:
+        counts, files = _write(stage, samples_path, include_unreviewed, dev, splits, canary,
+                               batch_size, stats, pretty_name)  # fmt: skip
+    return ExportReport(
+        out=str(out),
+        rows=counts,
+        files=[*files, "README.md", MARKER],
+        input_samples=total,
+        excluded_unreviewed=total - len(light),
+    )
+
+
+def _write(
+    out: Path,
+    samples_path: Path,
+    include_unreviewed: bool,
+    dev: set[str],
+    splits: tuple[str, ...],
+    canary: str,
+    batch_size: int,
+    stats: CardStats,
+    pretty_name: str,
+) -> tuple[dict[str, dict[str, int]], list[str]]:
+    """Pass 2 into the (staged) folder ``out``: Parquet per config and split, then the card."""
     features = sample_features()
     schema = features.arrow_schema
     writers: dict[tuple[str, str], pq.ParquetWriter] = {}
@@ -177,10 +203,4 @@ def export_dataset(
         include_unreviewed=include_unreviewed,
         pretty_name=pretty_name,
     )
-    return ExportReport(
-        out=str(out),
-        rows=counts,
-        files=[*files, "README.md"],
-        input_samples=total,
-        excluded_unreviewed=total - len(light),
-    )
+    return counts, files

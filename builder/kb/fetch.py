@@ -20,6 +20,7 @@ from builder.kb.http import HttpClient
 from builder.kb.store import KnowledgeStore
 from builder.kb.wikidata import BATCH_SIZE, WikidataClient, chunks
 from builder.kb.wikipedia import EXTRACT_BATCH, WikipediaClient
+from builder.progress import LogProgress
 from builder.records.live import FetchFailure, FetchReport
 from builder.records.page import Page
 from builder.records.wikidata import Entity, EntityIdValue
@@ -157,7 +158,7 @@ def fetch_into_store(
     seen: set[str] = set()
     level = start
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
-    with Progress(*columns, disable=not progress, transient=True) as bar:
+    with LogProgress(*columns, disable=not progress, transient=True) as bar:
         task = bar.add_task("fetching entities", total=0)
         for hop in range(max(depth, 0) + 1):
             level = [i for i in dict.fromkeys(level) if i not in seen]

@@ -25,6 +25,7 @@ from builder.kb.readers import FileSkipped, Record, is_importable, read_records
 from builder.kb.rows import EntityRows, entity_rows
 from builder.kb.store import KnowledgeStore
 from builder.kb.text import normalize_name
+from builder.progress import LogProgress
 from builder.records.kb import BadRecord, ImportReport, SkippedFile
 from builder.records.page import Page
 
@@ -60,10 +61,13 @@ def import_paths(
 ) -> ImportReport:
     """Import every entity and page file under ``paths`` into ``store``.
 
-    ``strict``: the first bad record raises :class:`InputError` (batches already written
-    stay). Otherwise bad records are reported and skipped.
+    ``strict``: the first bad record raises :class:`InputError` and nothing is written (a
+    first pass reads every file before the store is touched). Otherwise bad records are
+    reported and skipped.
     """
     files, skipped = collect_files([Path(p) for p in paths])
+    if strict:
+        _check_strict(files)
     report = ImportReport(skipped_files=skipped)
     total_bytes = sum(f.stat().st_size for f in files)
     bulk = total_bytes >= BULK_BYTES or not store.has_any_entity()
@@ -86,8 +90,21 @@ def import_paths(
     return report
 
 
+def _check_strict(files: Sequence[Path]) -> None:
+    """The strict pre-pass: raise at the first bad record before anything is imported."""
+    for path in files:
+        try:
+            for record in read_records(path):
+                if record.bad is not None:
+                    _note(record, ImportReport(), strict=True)
+        except FileSkipped:
+            continue
+        except (OSError, EOFError, UnicodeDecodeError) as exc:
+            raise InputError(f"cannot read the file: {exc}", path=path) from exc
+
+
 def _progress(enabled: bool) -> Progress:
-    return Progress(
+    return LogProgress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         DownloadColumn(),

@@ -16,6 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from builder.errors import ConfigError, StageError
 from builder.kb.store import KnowledgeStore
+from builder.progress import LogProgress
 from builder.records.sample import Certificate
 from builder.records.seed import Hop, HopSpec, SeedChain
 from builder.seeding.evidence import answer_text, hop_evidence
@@ -71,7 +72,7 @@ def to_chain(
 
 
 def _progress(enabled: bool) -> Progress:
-    return Progress(
+    return LogProgress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),

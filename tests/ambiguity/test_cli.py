@@ -73,3 +73,21 @@ def test_missing_store_is_a_clear_error(tmp_path: Path) -> None:
 def test_bad_hops_flag(tmp_path: Path, mini_path: Path) -> None:
     result = runner.invoke(app, ["-w", str(mini_path.parent), "seed", "--hops", "two"])
     assert result.exit_code == 2 and "2-4" in result.output
+
+
+def test_validate_notices_an_edited_final_answer(tmp_path: Path, mini_path: Path) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    shutil.copy(mini_path, ws / "kb.sqlite")
+    seeds, samples = tmp_path / "s.jsonl", tmp_path / "x.jsonl"
+    _run(ws, "seed", "--out", str(seeds), "--n", "10", "--no-progress")
+    _run(ws, "inject", str(seeds), "--out", str(samples), "--no-progress")
+    rows = [json.loads(line) for line in samples.read_text().splitlines()]
+    rows[0]["answer"] = "Somebody Else Entirely"
+    samples.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = runner.invoke(app, ["-w", str(ws), "validate", str(samples), "--rejects",
+                                 str(tmp_path / "bad.jsonl")])  # fmt: skip
+    assert result.exit_code == 1
+    bad = [r for r in read_rejects(tmp_path / "bad.jsonl") if r.sample_id == rows[0]["id"]]
+    assert any(r.check == "unique" and "Somebody Else Entirely" in r.detail for r in bad)
+    assert f"{len(rows) - 1} passed, 1 failed" in result.output

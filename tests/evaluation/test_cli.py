@@ -7,13 +7,17 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 from typer.testing import CliRunner
 
 from builder.cli.main import app
+from builder.config import get_settings
+from builder.evaluation import iter_trajectories
 from builder.evaluation.commands import report_files
 from builder.samples_io import write_samples
 from tests.evaluation.factories import S, answer, ask, three_samples, traj
 from tests.evaluation.world import build_store, world_samples
+from tests.fakes.openai_server import FakeOpenAIServer
 
 runner = CliRunner()
 
@@ -190,3 +194,49 @@ def test_run_resumes_or_starts_fresh(tmp_path: Path) -> None:
     fresh = runner.invoke(app, [*base, "--fresh"])
     assert "2 episode(s) played, 0 skipped" in fresh.output
     assert len(out.read_text().splitlines()) == 2
+
+
+def test_run_where_every_episode_errors_exits_7_grouping_the_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = tmp_path / "samples.jsonl"
+    write_samples(data, world_samples())
+    out = tmp_path / "gpt.jsonl"
+    args = ["--workspace", str(tmp_path / "ws"), "eval", "run", "--dataset", str(data),
+            "--agent", "openai:m", "--out", str(out), "--no-progress", "--ablation", "no_search",
+            "--concurrency", "1", "--no-cache"]  # fmt: skip
+    with FakeOpenAIServer([], fail_first=100, fail_status=400) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-fake-for-tests")
+        get_settings.cache_clear()
+        try:
+            failed = runner.invoke(app, args)
+            tolerated = runner.invoke(app, [*args, "--max-error-rate", "1"])
+        finally:
+            get_settings.cache_clear()
+    assert failed.exit_code == 7, failed.output
+    assert "2 of 2 episodes errored" in failed.stderr and "--max-error-rate" in failed.stderr
+    assert "2 × ServiceError" in failed.stderr  # grouped by message, with the count
+    assert "sk-fake-for-tests" not in failed.output
+    # the errors stay in the trajectories; a tolerant threshold exits 0 and still lists them
+    assert all(t.error for t in iter_trajectories(out))
+    assert tolerated.exit_code == 0, tolerated.output
+    assert "2 × ServiceError" in tolerated.stderr
+
+
+def test_report_reads_the_builds_baselines_json_next_to_single_runs(tmp_path: Path) -> None:
+    data = tmp_path / "samples.jsonl"
+    write_samples(data, three_samples())
+    trajs = tmp_path / "t.jsonl"
+    _write_trajs(trajs)
+    single = tmp_path / "runs" / "sta.json"
+    single.parent.mkdir()
+    args = ["eval", "score", "--dataset", str(data), "--trajectories", str(trajs)]
+    assert runner.invoke(app, [*args, "--json", str(single)]).exit_code == 0
+    metrics = json.loads(single.read_text())
+    baselines = tmp_path / "runs" / "baselines.json"  # what `discobench build` writes
+    baselines.write_text(json.dumps({"direct-guess": metrics, "oracle-ask": metrics}))
+    named, _ = report_files(sorted((tmp_path / "runs").glob("*.json")), None)
+    assert {"direct-guess", "oracle-ask"} <= set(named) and len(named) == 3
+    res = runner.invoke(app, ["eval", "report", str(baselines), str(single)])
+    assert res.exit_code == 0, res.output

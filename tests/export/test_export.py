@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from builder.cli.main import app
 from builder.errors import InputError, StageError
 from builder.export import export_dataset, push_to_hub, sample_features
+from builder.export.folder import MARKER
 from builder.records.sample import Sample
 from builder.samples_io import read_samples, write_samples
 from builder.synthetic import make_sample
@@ -112,7 +113,7 @@ def test_same_input_gives_byte_identical_files(samples_file: Path, tmp_path: Pat
     export_dataset(samples_file, tmp_path / "one", dev_fraction=0.2, canary="c", batch_size=7)
     export_dataset(samples_file, tmp_path / "two", dev_fraction=0.2, canary="c", batch_size=7)
     files = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*.*"))
-    assert len(files) == 5
+    assert len(files) == 6  # 4 Parquet files, the card, the export marker
     for rel in files:
         assert (tmp_path / "one" / rel).read_bytes() == (tmp_path / "two" / rel).read_bytes()
 
@@ -178,7 +179,8 @@ def test_push_to_hub_uploads_every_file_with_the_token(samples_file: Path, tmp_p
         {"name": "r", "organization": "u", "type": "dataset", "private": False}
     ] or (log.repos and log.repos[0]["type"] == "dataset")
     local = {str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    assert log.files == local
+    assert MARKER in local and MARKER not in log.files  # local bookkeeping, not uploaded
+    assert log.files == {k: v for k, v in local.items() if k != MARKER}
     assert all(auth == "Bearer hf_secret_token_value" for _, _, auth in log.requests)
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from builder.cli.main import app
+from builder.kb.store import KnowledgeStore
 from builder.workspace import Workspace
 
 runner = CliRunner()
@@ -169,3 +170,42 @@ def test_a_bad_completeness_file_is_reported_with_its_field(
     code, out, err = kb(tmp_workspace, "import", str(bad), "--no-progress")
     assert code == 3  # nothing could be imported
     assert "not a completeness file: declarations.0.direction" in " ".join((out + err).split())
+
+
+def test_strict_import_is_all_or_nothing(tmp_workspace: Workspace) -> None:
+    good = _one_entity(tmp_workspace.root)
+    kb(tmp_workspace, "import", "--no-progress", str(good))
+    path = tmp_workspace.root / "entities.jsonl"
+    path.write_text('{"id": "Q7", "type": "item"}\n{"id": \n{"id": "Q8", "type": "item"}\n')
+    code, _, err = kb(tmp_workspace, "import", "--no-progress", "--strict", str(path))
+    assert code == 3 and f"{path}:2" in err.replace("\n", "")
+    # Q7, before the bad line, was not kept
+    assert kb(tmp_workspace, "show", "Q7")[0] == 3
+    assert json.loads(kb(tmp_workspace, "stats", "--json")[1])["entities"] == 1
+
+
+def test_failed_first_import_leaves_no_store_and_seed_says_import(tmp_workspace: Workspace):
+    code, _, err = kb(tmp_workspace, "import", str(tmp_workspace.root / "absent.json"))
+    assert code == 3 and "no such file or folder" in err
+    assert not tmp_workspace.kb_path.exists()
+    bad = tmp_workspace.root / "bad.jsonl"
+    bad.write_text('{"id": \n')
+    code, _, err = kb(tmp_workspace, "import", "--no-progress", "--strict", str(bad))
+    assert code == 3 and not tmp_workspace.kb_path.exists()
+
+    # an existing but empty store (e.g. made by another tool): seed refuses, naming the fix
+    KnowledgeStore.open(tmp_workspace.kb_path).close()
+    result = runner.invoke(app, ["-w", str(tmp_workspace.root), "seed", "--n", "3"])
+    assert result.exit_code == 6
+    assert "holds no entities" in result.stderr and "discobench kb import" in result.stderr
+
+
+def test_seed_that_finds_no_chain_is_an_error_not_an_empty_file(
+    tmp_workspace: Workspace, data_dir: Path
+) -> None:
+    kb(tmp_workspace, "import", "--no-progress", str(data_dir / "wikidata"))
+    out = tmp_workspace.root / "seeds.jsonl"
+    result = runner.invoke(app, ["seed", "--n", "5", "--no-progress", "--out", str(out)])
+    assert result.exit_code == 6, result.output
+    assert "no seed chain could be built" in result.stderr and "kb import" in result.stderr
+    assert not out.exists()

@@ -22,8 +22,9 @@ from builder.kb.store import KnowledgeStore
 from builder.kb.wikidata import WikidataClient
 from builder.kb.wikipedia import WikipediaClient
 from builder.records.wikidata import Entity
+from tests.conftest import FIXTURES_DIR, shared_fixtures
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "wikidata"
+FIXTURES = FIXTURES_DIR / "wikidata"
 WD_API = "https://www.wikidata.org/w/api.php"
 WP_API = "https://en.wikipedia.org/w/api.php"
 UA = "discobench-tests/0.1 (https://example.org/discobench; tests@example.org)"
@@ -107,6 +108,7 @@ def store(tmp_path: Path) -> Iterator[KnowledgeStore]:
         yield s
 
 
+@shared_fixtures
 def test_fetch_writes_entities_and_pages_and_reports_missing(
     tmp_path: Path, store: KnowledgeStore
 ) -> None:
@@ -126,6 +128,7 @@ def test_fetch_writes_entities_and_pages_and_reports_missing(
     assert [h.entity_id for h in store.search("Liverpool rock band")] == ["Q1299"]
 
 
+@shared_fixtures
 def test_expand_follows_properties_one_hop(tmp_path: Path, store: KnowledgeStore) -> None:
     wd, wp = clients(tmp_path)
     with offline() as mock:
@@ -137,6 +140,7 @@ def test_expand_follows_properties_one_hop(tmp_path: Path, store: KnowledgeStore
     assert report.pages == 2
 
 
+@shared_fixtures
 def test_depth_zero_does_not_expand(tmp_path: Path, store: KnowledgeStore) -> None:
     wd, _ = clients(tmp_path)
     with offline() as mock:
@@ -146,6 +150,7 @@ def test_depth_zero_does_not_expand(tmp_path: Path, store: KnowledgeStore) -> No
     assert report.fetched == ["Q42"] and report.pages == 0
 
 
+@shared_fixtures
 def test_rerun_skips_stored_entities_but_fills_missing_pages(
     tmp_path: Path, store: KnowledgeStore
 ) -> None:
@@ -170,6 +175,7 @@ def test_rerun_skips_stored_entities_but_fills_missing_pages(
     assert fake.batches == [["Q42"]] and fourth.fetched == ["Q42"]
 
 
+@shared_fixtures
 def test_per_item_failures_are_recorded_and_the_run_goes_on(
     tmp_path: Path, store: KnowledgeStore
 ) -> None:
@@ -200,6 +206,7 @@ def test_replay_mode_miss_becomes_a_recorded_failure(tmp_path: Path, store: Know
     assert "ids=Q42" in failure.reason
 
 
+@shared_fixtures
 def test_linked_ids_uses_best_rank_entity_values_only() -> None:
     entity = Entity.model_validate(entity_docs()["Q42"])
     assert linked_ids(entity, ["P31"]) == ["Q5"]
@@ -214,6 +221,7 @@ def test_parse_id_list_rejects_malformed_ids() -> None:
         parse_id_list("Q42,Qx", what="--ids", pattern=EXPANDABLE_ID)
 
 
+@shared_fixtures
 def test_cli_fetch_records_then_replays_offline(tmp_path: Path) -> None:
     runner = CliRunner()
     ws = tmp_path / "ws"

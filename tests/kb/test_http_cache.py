@@ -15,9 +15,9 @@ from responses import matchers
 from builder.config import Settings
 from builder.errors import CacheMissError, ConfigError, ServiceError
 from builder.kb.http import HttpCache, HttpClient, HttpRequest
+from tests.conftest import FIXTURES_DIR, shared_fixtures
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures"
-CASSETTES = FIXTURES / "wikipedia-cassettes"
+CASSETTES = FIXTURES_DIR / "wikipedia-cassettes"
 API = "https://www.wikidata.org/w/api.php"
 UA = "discobench-tests/0.1 (https://example.org/discobench; tests@example.org)"
 OK_BODY = '{"entities": {"Q42": {"id": "Q42", "type": "item"}}, "success": 1}'
@@ -282,6 +282,7 @@ def test_secrets_never_reach_cache_files(tmp_path: Path) -> None:
     assert http.get(API, {"action": "query", "token": "SECRET-TOKEN-3", "api_key": "x"}).from_cache
 
 
+@shared_fixtures
 def test_vcr_cassette_import_keeps_bodies_and_drops_cookies(tmp_path: Path) -> None:
     cache = HttpCache(tmp_path / "cache", "replay")
     assert cache.import_cassette(CASSETTES / "TestVcrWikiLinks.test_links.json") == 2

@@ -15,8 +15,9 @@ from responses import matchers
 from builder.errors import ServiceError
 from builder.kb.http import HttpCache, HttpClient
 from builder.kb.wikidata import WikidataClient
+from tests.conftest import FIXTURES_DIR, shared_fixtures
 
-FIXTURES = Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "wikidata"
+FIXTURES = FIXTURES_DIR / "wikidata"
 API = "https://www.wikidata.org/w/api.php"
 SPARQL = "https://query.wikidata.org/sparql"
 UA = "discobench-tests/0.1 (https://example.org/discobench; tests@example.org)"
@@ -69,6 +70,7 @@ def test_120_ids_go_out_as_3_batches_of_at_most_50_joined_by_pipes(tmp_path: Pat
     assert entities[119].label() == "Q120"
 
 
+@shared_fixtures
 @responses.activate
 def test_duplicates_lexemes_and_malformed_ids_are_not_sent(tmp_path: Path) -> None:
     serve_file("Q42", "wdtk/wbgetentities-Douglas-Adams.json")
@@ -79,6 +81,7 @@ def test_duplicates_lexemes_and_malformed_ids_are_not_sent(tmp_path: Path) -> No
     assert len(responses.calls) == 1
 
 
+@shared_fixtures
 @responses.activate
 def test_recorded_entity_files_replayed_through_the_http_layer(tmp_path: Path) -> None:
     serve_file("Q6|Q42|P31", "wdtk/wbgetentities-Q6-Q42-P31.json")
@@ -91,6 +94,7 @@ def test_recorded_entity_files_replayed_through_the_http_layer(tmp_path: Path) -
     assert [v.key() for v in by_id["Q42"].best_values("P31")] == ["Q5"]
 
 
+@shared_fixtures
 @responses.activate
 def test_entity_answered_under_another_id_is_reported_as_redirect(tmp_path: Path) -> None:
     # the recorded file holds Karlsruhe (Q1040) under the requested id Q32063953
@@ -100,6 +104,7 @@ def test_entity_answered_under_another_id_is_reported_as_redirect(tmp_path: Path
     assert found.entities[0].label() == "Karlsruhe"
 
 
+@shared_fixtures
 @responses.activate
 def test_several_recorded_layouts_and_replay_without_network(tmp_path: Path) -> None:
     serve_file("Q131261|Q1299", "wdtk/wbgetentites-Oliver-Kahn.json")
@@ -130,6 +135,7 @@ def test_api_error_document_becomes_a_service_error_naming_the_code(tmp_path: Pa
         make_client(tmp_path).get_entities(["Q1"])
 
 
+@shared_fixtures
 @responses.activate
 def test_search_entities_reads_the_recorded_abc_search(tmp_path: Path) -> None:
     params = {

@@ -15,10 +15,9 @@ from responses import matchers
 from builder.errors import CacheMissError
 from builder.kb.http import HttpCache, HttpClient
 from builder.kb.wikipedia import WikipediaClient, plain_snippet
+from tests.conftest import FIXTURES_DIR, shared_fixtures
 
-CASSETTES = (
-    Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "wikipedia-cassettes"
-)
+CASSETTES = FIXTURES_DIR / "wikipedia-cassettes"
 API = "https://en.wikipedia.org/w/api.php"
 UA = "discobench-tests/0.1 (https://example.org/discobench; tests@example.org)"
 PY = "Python (programming language)"
@@ -48,6 +47,7 @@ def cassette_body(name: str, index: int = 0) -> dict[str, object]:
     return body
 
 
+@shared_fixtures
 def test_links_follow_plcontinue_across_both_recorded_responses(tmp_path: Path) -> None:
     wiki = replaying(tmp_path, "TestVcrWikiLinks.test_links.json")
     with responses.RequestsMock() as mock:  # offline: a real request would fail
@@ -63,6 +63,7 @@ def test_links_follow_plcontinue_across_both_recorded_responses(tmp_path: Path) 
     assert "Guido van Rossum" in links
 
 
+@shared_fixtures
 def test_categories_from_the_recorded_response(tmp_path: Path) -> None:
     wiki = replaying(tmp_path, "TestVcrWikiCategories.test_categories.json")
     cats = wiki.categories(PY)
@@ -72,6 +73,7 @@ def test_categories_from_the_recorded_response(tmp_path: Path) -> None:
     assert "Category:Class-based programming languages" in cats
 
 
+@shared_fixtures
 def test_search_from_recorded_responses_strips_match_markup(tmp_path: Path) -> None:
     wiki = replaying(
         tmp_path, "TestVcrWikiSearch.test_default.json", "TestVcrWikiSearch.test_limit.json"
@@ -87,6 +89,7 @@ def test_search_from_recorded_responses_strips_match_markup(tmp_path: Path) -> N
     ]
 
 
+@shared_fixtures
 def test_replay_miss_names_the_wikipedia_request(tmp_path: Path) -> None:
     wiki = replaying(tmp_path, "TestVcrWikiSearch.test_default.json")
     with pytest.raises(CacheMissError) as info:
