@@ -25,7 +25,8 @@ def _targets(doc: dict[str, Any], pid: str | None = None) -> list[str]:
 
 
 def write_small_snapshot(dst: Path, domains: tuple[str, ...] = ("games",)) -> Path:
-    """Write entities.json, pages.jsonl and snapshot.json of the cut into ``dst``."""
+    """Write entities.json, pages.jsonl, snapshot.json and completeness.json (the declarations
+    about kept entities) of the cut into ``dst``."""
     lines = (BUNDLED / "entities.json").read_text("utf-8").splitlines()
     docs = [json.loads(line.rstrip(",")) for line in lines if line.startswith("{")]
     pages = [json.loads(line) for line in (BUNDLED / "pages.jsonl").read_text("utf-8").splitlines()]
@@ -46,4 +47,7 @@ def write_small_snapshot(dst: Path, domains: tuple[str, ...] = ("games",)) -> Pa
     kept_pages = [json.dumps(p, ensure_ascii=False) for p in pages if p["entity_id"] in keep]
     (dst / "pages.jsonl").write_text("\n".join(kept_pages) + "\n", encoding="utf-8")
     shutil.copy(BUNDLED / "snapshot.json", dst / "snapshot.json")
+    decls = json.loads((BUNDLED / "completeness.json").read_text("utf-8"))["declarations"]
+    kept = [d for d in decls if d["subject"] in keep]
+    (dst / "completeness.json").write_text(json.dumps({"declarations": kept}), encoding="utf-8")
     return dst
