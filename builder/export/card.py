@@ -21,6 +21,7 @@ from builder import __version__
 from builder.ambiguity.stats import Table1Counter
 from builder.records.sample import (
     Candidate,
+    Certificate,
     Checkpoint,
     Evidence,
     Provenance,
@@ -122,6 +123,7 @@ def field_docs() -> list[tuple[str, str]]:
         *_field_docs(Checkpoint, "checkpoints[]."),
         *_field_docs(Candidate, "checkpoints[].candidates[]."),
         *_field_docs(Evidence, "checkpoints[].evidence[]."),
+        *_field_docs(Certificate, "checkpoints[].certificate."),
         *_field_docs(Provenance, "provenance."),
         *_field_docs(ReviewInfo, "review."),
     ]
