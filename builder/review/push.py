@@ -6,7 +6,7 @@ complaint. So a re-push imports nothing for unchanged items, updates changed one
 (``tasks.update`` keeps their annotations), and a push cut off midway (server gone, Ctrl-C)
 is resumed by running it again: whatever reached the server is found there, the rest is
 imported. New tasks go in bulk, one import call per batch, with the automatic check results
-as predictions.
+in words (as information: no prediction, nothing is pre-filled).
 """
 
 from __future__ import annotations
@@ -116,6 +116,7 @@ def push(
                 round=round,
                 report=_run_checker(checker, item.sample, issues),
                 annotator_decisions=_annotator_decisions(store, item) if round == "inspect" else (),
+                change=item.change,
             )
             if found is None:
                 to_import.append((item, payload))

@@ -10,11 +10,11 @@ import pytest
 from typer.testing import CliRunner
 
 from builder.cli.main import app
-from builder.records.review import ReviewDecision
 from builder.review import result_for
 from builder.samples_io import read_samples, write_samples
 from builder.workspace import Workspace
 from tests.review.conftest import LiveServer, Reviewer
+from tests.review.decide import decision
 from tests.review.factory import make_samples
 
 runner = CliRunner()
@@ -59,16 +59,9 @@ def test_push_pull_status_from_the_command_line(
     for n, task_id in enumerate(task_ids):
         for who in annotators:
             overall = "reject" if n == 0 else "accept"
-            decision = ReviewDecision(
-                sample_id="-",
-                round="annotate",
-                reviewer="-",
-                created_at="-",
-                overall=overall,
-                notes="off topic" if overall == "reject" else "",
-            )
+            made = decision(overall, notes="off topic" if overall == "reject" else None)
             who.client.annotations.create(
-                id=task_id, result=result_for(decision), unique_id=str(uuid.uuid4())
+                id=task_id, result=result_for(made), unique_id=str(uuid.uuid4())
             )
 
     code, out = _run(ws, "pull")
