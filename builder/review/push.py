@@ -87,7 +87,7 @@ def push(
     ``annotate``: draft, in-annotation and needs-fix items of ``samples``. ``inspect``: items
     the annotators finished (state ``annotated``; all of them, or those in ``samples``), shown
     with the annotators' answers. ``checker`` (e.g. ``run_checks`` bound to a store) supplies
-    the predictions; None pushes without them.
+    the check results shown in the task; None pushes without them.
     """
     if batch_size < 1:
         raise ValueError("batch_size must be >= 1")
@@ -136,8 +136,7 @@ def push(
         with calling(f"import of {len(batch)} tasks into project {project_id}"):
             response = client.projects.import_tasks(
                 id=project_id,
-                # plain dicts: the SDK's PredictionRequest wants a task id that a task being
-                # imported does not have yet; the server accepts predictions inline.
+                # plain dicts (data + meta): the server takes them as they are
                 request=cast("list[ImportApiRequest]", [payload for _, payload in batch]),
                 return_task_ids=True,
             )
