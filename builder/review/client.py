@@ -151,6 +151,35 @@ def _settings(round: Round, config_dir: Path | None) -> dict[str, Any]:
     return {**ISOLATION, "expert_instruction": instructions(round, config_dir)}
 
 
+def _bring_up_to_date(
+    client: LabelStudio, project: Any, round: Round, config_dir: Path | None
+) -> None:
+    """Give an existing project today's settings, instructions and labeling config.
+
+    Label Studio refuses a config that the project's annotations no longer fit (an earlier
+    form's fields); that is reported with what to do rather than pushing tasks the old form
+    cannot ask the per-checkpoint questions for.
+    """
+    from label_studio_sdk.core.api_error import ApiError
+
+    wanted = label_config(round, config_dir)
+    update = _settings(round, config_dir)
+    if (project.label_config or "").strip() != wanted.strip():
+        update["label_config"] = wanted
+    try:
+        client.projects.update(id=int(project.id), **update)
+    except ApiError as exc:
+        if "label_config" not in update or exc.status_code != 400:
+            with calling(f"update settings of project {project.id}"):
+                raise
+        raise ConfigError(
+            f"project {project.id} ({project.title!r}) holds annotations made with an earlier "
+            f"form, and Label Studio refuses the current one: {str(exc.body)[:200]}",
+            hint="pull its decisions, then rename or archive that project in Label Studio so "
+            "the next push creates a fresh one",
+        ) from None
+
+
 def ensure_project(
     client: LabelStudio,
     store: ReviewStore,
@@ -167,12 +196,15 @@ def ensure_project(
     known = store.project(url, round)
     if known is not None:
         with calling("get project"):
+            current: Any = None
             try:
-                client.projects.get(id=known[0])
-                return known
+                current = client.projects.get(id=known[0])
             except ApiError as exc:
                 if exc.status_code != 404:
                     raise
+        if current is not None:
+            _bring_up_to_date(client, current, round, config_dir)
+            return known
     title = title or PROJECT_TITLES[round]
     with calling("list projects"):
         projects: list[Any] = list(client.projects.list(title=title))
@@ -181,8 +213,7 @@ def ensure_project(
         project = existing[0]
         found = int(project.id or 0)
         overlap = int(project.maximum_annotations or overlap)
-        with calling(f"update settings of project {found}"):
-            client.projects.update(id=found, **_settings(round, config_dir))
+        _bring_up_to_date(client, project, round, config_dir)
     else:
         with calling("create project"):
             project = client.projects.create(

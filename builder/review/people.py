@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 Role = Literal["annotator", "inspector"]
 ROLES: tuple[str, ...] = ("annotator", "inspector")
 USERS_DIR = "users"
-_EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+_EMAIL = re.compile(r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$")  # also a file name
 # Django's own format; it re-hashes with its current iteration count on first login.
 _PBKDF2_ITERATIONS = 600_000
 
