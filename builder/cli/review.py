@@ -226,8 +226,16 @@ def pull_cmd(
 def _print_pull(report: PullReport) -> None:
     console.print(
         f"tasks {report.tasks_seen}: {report.new_decisions} new and "
-        f"{report.revised_decisions} revised decisions, {report.fixes_applied} fixes applied"
+        f"{report.revised_decisions} revised decisions, {report.fixes_applied} fixes applied, "
+        f"{report.overwrites} overwrite(s) of another's annotation, "
+        f"{len(report.refused)} submission(s) refused"
     )
+    for refusal in report.refused[:20]:
+        console.print(
+            f"  refused {refusal.sample_id} ({refusal.round}, {refusal.reviewer}, annotation "
+            f"{refusal.annotation_id}): {refusal.reason}",
+            markup=False,
+        )
     for state, n in sorted(report.transitions.items()):
         console.print(f"  -> {state}: {n}")
     for issue in report.issues[:20]:
