@@ -227,12 +227,13 @@ def _one(
         decision = decision.model_copy(update={"author": author})
     out.seen.append((aid, Version(updated, task.sample_id, task.revision, editor, "")))
     out.rows.append((decision, task.revision, updated))
-    revised = previous is not None and not previous.refused and previous.reviewer == editor
-    if revised:
+    before = store.decision(round, aid, editor) if previous is not None else None
+    if before is not None:  # the same person changed their decision: audit from and to
         report.revised_decisions += 1
+        audit("revise", {**decision.model_dump(), "before": before.model_dump()})
     else:
         report.new_decisions += 1
-    audit("revise" if revised else "decide", decision.model_dump())
+        audit("decide", decision.model_dump())
 
 
 def pull(client: LabelStudio, *, store: ReviewStore, checker: Checker | None = None) -> PullReport:

@@ -63,7 +63,7 @@ def annotators_html(decisions: Iterable[ReviewDecision]) -> str:
         + "".join(
             f"<td>{e(v)}</td>"
             for v in (
-                d.reviewer,
+                d.reviewer + (f" (by changing {d.author}'s annotation)" if d.author else ""),
                 d.created_at,
                 d.overall,
                 _cell(d.factuality),

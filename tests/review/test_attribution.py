@@ -156,3 +156,27 @@ def test_state_from_before_per_person_decisions_is_migrated(tmp_path: Path) -> N
         other = made.model_copy(update={"reviewer": "b@x.test"})
         store.save_pulled("annotate", [], [(other, 0, "2026-01-02T00:00:00Z")])
         assert len(store.decisions("annotate")) == 2  # one annotation, two people
+
+
+def test_an_author_changing_their_decision_after_a_pull_is_a_revision(
+    ls_server: LiveServer, annotators: tuple[Reviewer, Reviewer], tmp_path: Path, title: str
+) -> None:
+    client = ls_server.client()
+    a, _ = annotators
+    store = ReviewStore(tmp_path / "review")
+    push(client, make_samples(1), round="annotate", store=store, title=title)
+    mine = a.client.annotations.create(
+        id=_task(store, "disco-000000"), result=result_for(decision("accept"))
+    )
+    assert pull(client, store=store).new_decisions == 1
+    a.client.annotations.update(
+        id=int(mine.id or 0), result=result_for(decision("reject", notes="stale evidence"))
+    )
+    again = pull(client, store=store)
+    assert (again.new_decisions, again.revised_decisions, again.overwrites) == (0, 1, 0)
+    ((_, now),) = store.decisions("annotate", "disco-000000")
+    assert now.reviewer == a.email and now.overall == "reject" and now.author == ""
+    revise = next(e for e in store.audit.read() if e.action == "revise")
+    detail = json.loads(revise.detail)
+    assert revise.actor == a.email
+    assert (detail["before"]["overall"], detail["overall"]) == ("accept", "reject")
