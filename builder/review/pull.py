@@ -1,7 +1,8 @@
 """``review pull`` and ``review status``: decisions in, states forward, agreement out.
 
-Pull reads every annotation of both projects (paginated), keeps each decision with who and
-when (new and revised ones also go to the append-only audit log), then moves items on:
+Pull reads every annotation of both projects (paginated) and keeps each decision with who
+and when, credited to whoever made it, after checking it is complete
+(:mod:`builder.review.fetch`); then it moves items on:
 
 * annotate round: once ``overlap`` annotators answered the current revision the item is
   ``annotated`` (all of them rejecting it makes it ``rejected`` with their notes as reason);
@@ -16,10 +17,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING
 
 from builder.records.review import (
     QUESTIONS,
@@ -33,20 +31,13 @@ from builder.records.review import (
     Queue,
     Refusal,
     ReviewDecision,
-    Round,
     StatusReport,
 )
 from builder.records.sample import ReviewInfo, Sample
 from builder.review.agreement import krippendorff_alpha, pair_agreement, pairwise_kappas
-from builder.review.client import RemoteTask, base_url, list_tasks, queue_url_for, user_emails
-from builder.review.decisions import (
-    UNTOUCHED,
-    Refused,
-    decision_from_result,
-    refusal_reasons,
-    values,
-)
-from builder.review.state import Item, ReviewStore, Version, now_iso
+from builder.review.client import base_url, queue_url_for
+from builder.review.fetch import fetch
+from builder.review.state import Item, ReviewStore, now_iso
 from builder.review.tasks import Checker
 
 if TYPE_CHECKING:
@@ -61,186 +52,11 @@ def _latest(decisions: Iterable[tuple[int, ReviewDecision]]) -> dict[str, Review
     return out
 
 
-def _who(user: object, emails: dict[int, str]) -> str:
-    """The email of a ``completed_by`` / ``updated_by`` value (an id or a user dict)."""
-    uid = user.get("id") if isinstance(user, dict) else user
-    if uid is None:
-        return ""
-    try:
-        return emails.get(int(str(uid)), str(uid))
-    except ValueError:
-        return str(uid)
-
-
-def _untouched(ann: dict[str, Any], task: RemoteTask) -> bool:
-    """Submitted exactly as pre-filled by a prediction (older pushes sent some)."""
-    parent = ann.get("parent_prediction")
-    if parent is None:
-        return False
-    pred = next((p for p in task.predictions if p.get("id") == parent), None)
-    return pred is not None and values(pred.get("result") or []) == values(ann.get("result") or [])
-
-
-@dataclass
-class _Pulled:
-    """What one round's fetch collected before it is written in one go."""
-
-    seen: list[tuple[int, Version]] = field(default_factory=list)
-    rows: list[tuple[ReviewDecision, int, str]] = field(default_factory=list)
-    withdrawn: list[tuple[int, str]] = field(default_factory=list)
-    audit: list[AuditEntry] = field(default_factory=list)
-
-
-def _fetch(client: LabelStudio, store: ReviewStore, round: Round, report: PullReport) -> None:
-    known = store.project(base_url(client), round)
-    if known is None:
-        return
-    emails = user_emails(client)
-    versions = store.versions(round)
-    samples = {i.sample_id: i.sample for i in store.items()}
-    out = _Pulled()
-    for task in list_tasks(client, known[0], annotations=True):
-        report.tasks_seen += 1
-        for ann in task.annotations:
-            if ann.get("was_cancelled") or ann.get("id") is None:
-                continue
-            aid, updated = int(ann["id"]), str(ann.get("updated_at") or ann.get("created_at"))
-            previous = versions.get(aid)
-            if previous is not None and previous.updated_at == updated:
-                continue
-            author = _who(ann.get("completed_by"), emails) or "unknown"
-            editor = _who(ann.get("updated_by"), emails) or author
-            _one(
-                store,
-                round,
-                task,
-                ann,
-                aid,
-                updated,
-                previous,
-                author,
-                editor,
-                samples,
-                out,
-                report,
-            )
-    # audit lines first, then the decisions: a crash in between re-audits them on the next
-    # pull rather than losing a line (the log is append-only; a repeat names the same id)
-    store.audit.append(out.audit)
-    store.save_pulled(round, out.seen, out.rows, out.withdrawn)
-
-
-def _one(
-    store: ReviewStore,
-    round: Round,
-    task: RemoteTask,
-    ann: dict[str, Any],
-    aid: int,
-    updated: str,
-    previous: Version | None,
-    author: str,
-    editor: str,
-    samples: dict[str, Sample],
-    out: _Pulled,
-    report: PullReport,
-) -> None:
-    """One new or changed annotation: a decision credited to whoever made it, or a refusal."""
-
-    def audit(action: str, detail: dict[str, object]) -> None:
-        out.audit.append(
-            AuditEntry(
-                at=now_iso(),
-                action=action,
-                sample_id=task.sample_id,
-                round=round,
-                actor=editor,
-                detail=json.dumps(
-                    {
-                        "annotation_id": aid,
-                        "revision": task.revision,
-                        "updated_at": updated,
-                        **detail,
-                    },
-                    sort_keys=True,
-                ),
-            )
-        )
-
-    overwrite = editor != author
-    if overwrite:
-        # someone changed another person's annotation: the author's decision (as pulled
-        # before, if it was) stays theirs; the new content is the editor's decision
-        report.overwrites += 1
-        before = store.decision(round, aid, author)
-        audit(
-            "overwrite",
-            {
-                "author": author,
-                "editor": editor,
-                "author_decision": before.model_dump() if before else None,
-                "note": "the author's decision is kept as pulled before; the change is "
-                "credited to the editor"
-                if before
-                else "changed before any pull: the author's own answer never reached the "
-                "toolkit and is not counted",
-            },
-        )
-        report.issues.append(
-            ItemIssue(
-                sample_id=task.sample_id,
-                reason=f"{editor} changed annotation {aid} of {author}; counted as {editor}'s "
-                "decision, audited",
-            )
-        )
-    try:
-        if _untouched(ann, task):
-            raise Refused(UNTOUCHED + " (submitted as pre-filled)")
-        decision = decision_from_result(
-            ann.get("result") or [],
-            sample_id=task.sample_id,
-            round=round,
-            reviewer=editor,
-            created_at=str(ann.get("created_at") or updated),
-            task_id=task.id,
-            annotation_id=aid,
-        )
-        sample = samples.get(task.sample_id)
-        reasons = refusal_reasons(decision, sample) if sample is not None else []
-        if reasons:
-            raise Refused("; ".join(reasons))
-    except (Refused, ValidationError) as exc:
-        reason = str(exc) if isinstance(exc, Refused) else f"unreadable annotation: {exc}"
-        out.seen.append((aid, Version(updated, task.sample_id, task.revision, editor, reason)))
-        out.withdrawn.append((aid, editor))  # an earlier version no longer stands
-        report.refused.append(
-            Refusal(
-                sample_id=task.sample_id,
-                round=round,
-                reviewer=editor,
-                annotation_id=aid,
-                reason=reason,
-            )
-        )
-        audit("refuse", {"reason": reason})
-        return
-    if overwrite:
-        decision = decision.model_copy(update={"author": author})
-    out.seen.append((aid, Version(updated, task.sample_id, task.revision, editor, "")))
-    out.rows.append((decision, task.revision, updated))
-    before = store.decision(round, aid, editor) if previous is not None else None
-    if before is not None:  # the same person changed their decision: audit from and to
-        report.revised_decisions += 1
-        audit("revise", {**decision.model_dump(), "before": before.model_dump()})
-    else:
-        report.new_decisions += 1
-        audit("decide", decision.model_dump())
-
-
 def pull(client: LabelStudio, *, store: ReviewStore, checker: Checker | None = None) -> PullReport:
     """Fetch all decisions, advance item states, apply inspector fixes, report agreement."""
     report = PullReport()
-    _fetch(client, store, "annotate", report)
-    _fetch(client, store, "inspect", report)
+    fetch(client, store, "annotate", report)
+    fetch(client, store, "inspect", report)
     known = store.project(base_url(client), "annotate")
     overlap = known[1] if known else 2
     changed: list[Item] = []
