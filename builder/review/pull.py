@@ -252,12 +252,21 @@ def status(store: ReviewStore, samples: Iterable[Sample] | None = None) -> Statu
                 reason=v.refused,
             )
             for rnd, aid, v in store.refusals()
+            if _still_open(store, v.sample_id, v.revision)
         ],
         queues=[
             Queue(round=rnd, project_id=pid, url=queue_url_for(url, pid))
             for url, rnd, pid in store.projects()
         ],
         reviewers=store.reviewers(),
+    )
+
+
+def _still_open(store: ReviewStore, sample_id: str, revision: int) -> bool:
+    """A refusal matters while its item is still under review at that revision."""
+    item = store.item(sample_id)
+    return item is None or (
+        item.revision == revision and item.status in ("in_annotation", "in_inspection")
     )
 
 

@@ -180,3 +180,17 @@ def test_an_author_changing_their_decision_after_a_pull_is_a_revision(
     detail = json.loads(revise.detail)
     assert revise.actor == a.email
     assert (detail["before"]["overall"], detail["overall"]) == ("accept", "reject")
+
+
+def test_refusals_of_an_earlier_revision_are_no_longer_open(tmp_path: Path) -> None:
+    from builder.review.state import Item, Version
+
+    with ReviewStore(tmp_path / "review") as store:
+        sample = make_sample(0)
+        store.save_items([Item(sample.id, 1, "in_annotation", "h", sample)])
+        old = Version("t0", sample.id, 0, "a@x.test", "reject without notes: say why")
+        now = Version("t1", sample.id, 1, "b@x.test", "fix without a corrected clue")
+        store.save_pulled("annotate", [(1, old), (2, now)], [])
+        assert [r.annotation_id for r in status(store).refused] == [2]
+        store.save_items([Item(sample.id, 1, "accepted", "h", sample)])
+        assert status(store).refused == []

@@ -101,7 +101,7 @@ def test_two_annotators_in_the_browser(ls_server: LiveServer, tmp_path: Path, ti
         # B, in the queue: the same first item, in B's own empty form (A's answer not shown)
         ui.login(b, ls_server.url, b_email, people["browser-b"]["password"])
         ui.open_labeling(b, queue.url, shows="disco-000000")
-        assert ui.checked(b) == 0
+        assert ui.checked(b) == 0 and ui.annotation_tabs(b) == []  # no one else's answer
         ui.tick(b, UNIQUE)
         ui.tick(b, "yes")
         ui.tick(b, "reject")
