@@ -3,7 +3,7 @@
 Starts a throwaway Label Studio server (``.venv-labelstudio``, see
 ``discobench review server install``) on a free 127.0.0.1 port and measures, in one run:
 
-1. bare: one ``projects.import_tasks`` call with the 1,000 task payloads (with predictions);
+1. bare: one ``projects.import_tasks`` call with the 1,000 task payloads (data and meta);
 2. push: ``builder.review.push`` of the same 1,000 samples into a fresh project (lists the
    project to match items, bulk-imports, records state and audit);
 3. re-push: the same push again (nothing to import; one paginated listing);
@@ -31,11 +31,11 @@ sys.path.insert(0, str(REPO))
 
 from label_studio_sdk.types.import_api_request import ImportApiRequest  # noqa: E402
 
-from builder.records.review import ReviewDecision  # noqa: E402
 from builder.records.sample import Sample  # noqa: E402
 from builder.review import ReviewStore, connect, pull, push, result_for, server  # noqa: E402
 from builder.review.tasks import task_payload  # noqa: E402
 from tests.review.checker import ClueChecker, Report  # noqa: E402
+from tests.review.decide import decision  # noqa: E402
 from tests.review.factory import make_samples  # noqa: E402
 
 T = TypeVar("T")
@@ -110,14 +110,8 @@ def main() -> None:
             other = client.users.create(username="bench-b", email="bench-b@discobench.test")
             annotated: list[dict[str, Any]] = []
             for n, p in enumerate(payloads):
-                a = ReviewDecision(
-                    sample_id="-",
-                    round="annotate",
-                    reviewer="-",
-                    created_at="-",
-                    overall="accept",
-                )
-                b = a.model_copy(update={"overall": "accept" if n % 7 else "fix"})
+                a = decision("accept")  # complete: every checkpoint confirmed
+                b = decision("accept" if n % 7 else "fix")
                 annotated.append(
                     {
                         **p,

@@ -16,7 +16,8 @@ from builder.errors import ConfigError
 from builder.records.review import AgreementReport, PullReport, PushReport
 from builder.review import server
 from builder.review.checks import LazyChecker, default_checker
-from builder.review.client import connect, default_data_dir, resolve
+from builder.review.client import base_url, connect, default_data_dir, resolve
+from builder.review.people import add_reviewer
 from builder.review.pull import apply_review, pull, status
 from builder.review.push import push
 from builder.review.state import ReviewStore
@@ -26,6 +27,8 @@ from builder.samples_io import read_samples, write_samples
 app = new_app("Human review rounds (annotators, then inspectors) in Label Studio.")
 server_app = new_app("Run a local Label Studio server in its own virtual environment.")
 app.add_typer(server_app, name="server")
+people_app = new_app("Reviewers: add annotators and inspectors to the server.")
+app.add_typer(people_app, name="annotators")
 
 DataDir = Annotated[
     Path | None,
@@ -90,6 +93,41 @@ def server_status(ctx: typer.Context, data_dir: DataDir = None) -> None:
     console.print(f"{info.url} pid {info.pid}: {'healthy' if healthy else 'NOT answering'}")
     if not healthy:
         raise typer.Exit(1)
+
+
+@people_app.command("add")
+def annotators_add(
+    ctx: typer.Context,
+    email: Annotated[str, typer.Argument(help="The reviewer's email (their login).")],
+    role: Annotated[
+        str, typer.Option("--role", help="annotator or inspector.", case_sensitive=False)
+    ] = "annotator",
+    invite: Annotated[
+        bool, typer.Option("--invite", help="Print the invite link even on a local server.")
+    ] = False,
+    url: Url = None,
+    token: Token = None,
+    data_dir: DataDir = None,
+) -> None:
+    """Create the reviewer on the local server (password in a 0600 file), or print the invite
+    link for them to sign up; the role is recorded for `review status`."""
+    ws = workspace_from(ctx)
+    client = connect(*resolve(url, token, data_dir=data_dir))
+    info, _ = server.status(data_dir or default_data_dir())
+    local = info.data_dir if info is not None and info.url == base_url(client) else None
+    with ReviewStore(ws.review_dir) as store:
+        added = add_reviewer(
+            client, store, email, role=role.lower(), local_data_dir=local, invite=invite
+        )
+    if added.existed:
+        console.print(f"{email} already has an account; recorded as {added.role}")
+    elif added.password_file is not None:
+        console.print(f"created {email} ({added.role}); login and password: {added.password_file}")
+        console.print("(mode 0600: hand it over privately; the password is never printed)")
+    else:
+        console.print(f"recorded {email} as {added.role}; send them the invite link to sign up:")
+        typer.echo(added.invite_url)
+    console.print("They work in the labeling queue `discobench review status` lists.")
 
 
 def _checker(
@@ -189,8 +227,16 @@ def pull_cmd(
 def _print_pull(report: PullReport) -> None:
     console.print(
         f"tasks {report.tasks_seen}: {report.new_decisions} new and "
-        f"{report.revised_decisions} revised decisions, {report.fixes_applied} fixes applied"
+        f"{report.revised_decisions} revised decisions, {report.fixes_applied} fixes applied, "
+        f"{report.overwrites} overwrite(s) of another's annotation, "
+        f"{len(report.refused)} submission(s) refused"
     )
+    for refusal in report.refused[:20]:
+        console.print(
+            f"  refused {refusal.sample_id} ({refusal.round}, {refusal.reviewer}, annotation "
+            f"{refusal.annotation_id}): {refusal.reason}",
+            markup=False,
+        )
     for state, n in sorted(report.transitions.items()):
         console.print(f"  -> {state}: {n}")
     for issue in report.issues[:20]:
@@ -234,4 +280,16 @@ def status_cmd(
     for state, n in report.counts.items():
         table.add_row(state, str(n))
     console.print(table)
+    for queue in report.queues:
+        console.print(f"{queue.round} queue (project {queue.project_id}): {queue.url}")
+    for email, role in report.reviewers.items():
+        console.print(f"  {role}: {email}", markup=False)
+    if report.refused:
+        console.print(f"{len(report.refused)} submission(s) refused, their items stay open:")
+    for refusal in report.refused:
+        console.print(
+            f"  {refusal.sample_id} ({refusal.round}) by {refusal.reviewer}, annotation "
+            f"{refusal.annotation_id}: {refusal.reason}",
+            markup=False,
+        )
     _print_agreement(report.agreement)

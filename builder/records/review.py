@@ -18,6 +18,26 @@ class CriterionJudgement(BaseModel):
     checkpoint: int | None = Field(None, description="Checkpoint index the issue is about.")
 
 
+Confirmation = Literal["yes", "no"]
+
+
+class CheckpointVerdict(BaseModel):
+    """A reviewer's verdict on one checkpoint: what the machine cannot certify."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    index: int = Field(ge=1, description="Checkpoint index.")
+    unique: Confirmation | None = Field(
+        None, description="Is the hop's answer the only one in the real world?"
+    )
+    clue_singles_out: Confirmation | None = Field(
+        None, description="Ambiguous hops: does the clue single the answer out? None otherwise."
+    )
+
+    def confirmed(self, ambiguous: bool) -> bool:
+        return self.unique == "yes" and (not ambiguous or self.clue_singles_out == "yes")
+
+
 class ReviewDecision(BaseModel):
     """One reviewer's decision on one sample, as pulled from Label Studio."""
 
@@ -35,6 +55,14 @@ class ReviewDecision(BaseModel):
     notes: str = ""
     corrected_clue: str = Field("", description="Optional corrected clue (for fix).")
     corrected_clue_checkpoint: int | None = None
+    checkpoints: list[CheckpointVerdict] = Field(
+        default_factory=list, description="Per-checkpoint verdicts, in checkpoint order."
+    )
+    author: str = Field(
+        "",
+        description="Who created the Label Studio annotation when someone else (``reviewer``) "
+        "overwrote it; empty when the reviewer is its author.",
+    )
     task_id: int | None = Field(None, description="Label Studio task id.")
     annotation_id: int | None = Field(None, description="Label Studio annotation id.")
 
@@ -112,10 +140,32 @@ class PushReport(_Report):
     skipped: list[ItemIssue] = Field(default_factory=list)
 
 
+class Refusal(_Report):
+    """A submission pull did not count as a decision, with the reason (shown by status)."""
+
+    sample_id: str
+    round: Round
+    reviewer: str
+    annotation_id: int
+    reason: str
+
+
+class Queue(_Report):
+    """Where the reviewers of a round work: the project's labeling stream."""
+
+    round: Round
+    project_id: int
+    url: str
+
+
 class PullReport(_Report):
     tasks_seen: int = 0
     new_decisions: int = 0
     revised_decisions: int = 0
+    overwrites: int = Field(0, description="Annotations changed by someone else than the author.")
+    refused: list[Refusal] = Field(
+        default_factory=list, description="Submissions refused this pull (not decisions)."
+    )
     transitions: dict[str, int] = Field(
         default_factory=dict, description="Items that moved into each state during this pull."
     )
@@ -128,3 +178,10 @@ class StatusReport(_Report):
     counts: dict[str, int] = Field(default_factory=dict, description="Items per review state.")
     total: int = 0
     agreement: AgreementReport = Field(default_factory=AgreementReport)
+    refused: list[Refusal] = Field(
+        default_factory=list, description="Open refusals: the item waits for a valid decision."
+    )
+    queues: list[Queue] = Field(default_factory=list, description="Labeling queue per round.")
+    reviewers: dict[str, str] = Field(
+        default_factory=dict, description="Reviewers added with `review annotators add`: role."
+    )

@@ -42,6 +42,7 @@ class RemoteTask:
     revision: int
     content_hash: str
     annotations: list[dict[str, Any]] = field(default_factory=list)
+    predictions: list[dict[str, Any]] = field(default_factory=list)
 
 
 def default_data_dir() -> Path:
@@ -114,6 +115,71 @@ def label_config(round: Round, config_dir: Path | None = None) -> str:
     return path.read_text(encoding="utf-8")
 
 
+INSTRUCTIONS: dict[str, str] = {
+    "annotate": "annotator_instructions.html",
+    "inspect": "inspector_instructions.html",
+}
+
+# Settings that keep each reviewer's decision their own. Label Studio Community has no
+# per-role permissions, so isolation rests on the labeling queue (it hands each reviewer
+# only items they have not answered, with a fresh form) plus pull's overwrite detection.
+ISOLATION: dict[str, Any] = {
+    "show_collab_predictions": False,  # nothing pre-filled from predictions
+    "reveal_preannotations_interactively": False,
+    "show_annotation_history": False,
+    "show_ground_truth_first": False,
+    "enable_empty_annotation": False,  # an untouched form cannot be submitted
+    "show_instruction": True,  # the instructions open before the first item
+    "show_skip_button": True,  # a skip is recorded as cancelled, never as a decision
+    "sampling": "Sequential sampling",
+}
+
+
+def instructions(round: Round, config_dir: Path | None = None) -> str:
+    path = (config_dir or CONFIG_DIR) / INSTRUCTIONS[round]
+    if not path.exists():
+        raise ConfigError(f"project instructions {path} are missing", hint="pass --config-dir")
+    return path.read_text(encoding="utf-8")
+
+
+def queue_url_for(url: str, project_id: int) -> str:
+    """The round's labeling queue ("Label All Tasks"): the one view reviewers work in."""
+    return f"{url.rstrip('/')}/projects/{project_id}/data?labeling=1"
+
+
+def _settings(round: Round, config_dir: Path | None) -> dict[str, Any]:
+    return {**ISOLATION, "expert_instruction": instructions(round, config_dir)}
+
+
+def _bring_up_to_date(
+    client: LabelStudio, project: Any, round: Round, config_dir: Path | None
+) -> None:
+    """Give an existing project today's settings, instructions and labeling config.
+
+    Label Studio refuses a config that the project's annotations no longer fit (an earlier
+    form's fields); that is reported with what to do rather than pushing tasks the old form
+    cannot ask the per-checkpoint questions for.
+    """
+    from label_studio_sdk.core.api_error import ApiError
+
+    wanted = label_config(round, config_dir)
+    update = _settings(round, config_dir)
+    if (project.label_config or "").strip() != wanted.strip():
+        update["label_config"] = wanted
+    try:
+        client.projects.update(id=int(project.id), **update)
+    except ApiError as exc:
+        if "label_config" not in update or exc.status_code != 400:
+            with calling(f"update settings of project {project.id}"):
+                raise
+        raise ConfigError(
+            f"project {project.id} ({project.title!r}) holds annotations made with an earlier "
+            f"form, and Label Studio refuses the current one: {str(exc.body)[:200]}",
+            hint="pull its decisions, then rename or archive that project in Label Studio so "
+            "the next push creates a fresh one",
+        ) from None
+
+
 def ensure_project(
     client: LabelStudio,
     store: ReviewStore,
@@ -130,12 +196,15 @@ def ensure_project(
     known = store.project(url, round)
     if known is not None:
         with calling("get project"):
+            current: Any = None
             try:
-                client.projects.get(id=known[0])
-                return known
+                current = client.projects.get(id=known[0])
             except ApiError as exc:
                 if exc.status_code != 404:
                     raise
+        if current is not None:
+            _bring_up_to_date(client, current, round, config_dir)
+            return known
     title = title or PROJECT_TITLES[round]
     with calling("list projects"):
         projects: list[Any] = list(client.projects.list(title=title))
@@ -144,14 +213,16 @@ def ensure_project(
         project = existing[0]
         found = int(project.id or 0)
         overlap = int(project.maximum_annotations or overlap)
+        _bring_up_to_date(client, project, round, config_dir)
     else:
         with calling("create project"):
             project = client.projects.create(
                 title=title,
                 label_config=label_config(round, config_dir),
                 maximum_annotations=overlap,
-                show_collab_predictions=True,
-                description="Created by discobench review; items are matched by sample id.",
+                description="Created by discobench review; items are matched by sample id. "
+                "Reviewers work in the labeling queue (Label All Tasks), never the task list.",
+                **_settings(round, config_dir),
             )
         found = int(project.id or 0)
     store.set_project(url, round, found, overlap)
@@ -174,6 +245,7 @@ def list_tasks(client: LabelStudio, project_id: int, *, annotations: bool) -> li
             if not isinstance(sid, str) or task.id is None:
                 continue
             anns = [a if isinstance(a, dict) else a.dict() for a in (task.annotations or [])]
+            preds = [p if isinstance(p, dict) else p.dict() for p in (task.predictions or [])]
             out.append(
                 RemoteTask(
                     id=int(task.id),
@@ -181,6 +253,7 @@ def list_tasks(client: LabelStudio, project_id: int, *, annotations: bool) -> li
                     revision=int(meta.get("revision", 0)),
                     content_hash=str(meta.get("content_hash", "")),
                     annotations=anns,
+                    predictions=preds,
                 )
             )
     return out

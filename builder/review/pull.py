@@ -1,7 +1,8 @@
 """``review pull`` and ``review status``: decisions in, states forward, agreement out.
 
-Pull reads every annotation of both projects (paginated), keeps each decision with who and
-when (new and revised ones also go to the append-only audit log), then moves items on:
+Pull reads every annotation of both projects (paginated) and keeps each decision with who
+and when, credited to whoever made it, after checking it is complete
+(:mod:`builder.review.fetch`); then it moves items on:
 
 * annotate round: once ``overlap`` annotators answered the current revision the item is
   ``annotated`` (all of them rejecting it makes it ``rejected`` with their notes as reason);
@@ -27,15 +28,17 @@ from builder.records.review import (
     PairAgreement,
     PullReport,
     QuestionAgreement,
+    Queue,
+    Refusal,
     ReviewDecision,
-    Round,
     StatusReport,
 )
 from builder.records.sample import ReviewInfo, Sample
 from builder.review.agreement import krippendorff_alpha, pair_agreement, pairwise_kappas
-from builder.review.client import base_url, list_tasks, user_emails
+from builder.review.client import base_url, queue_url_for
+from builder.review.fetch import fetch
 from builder.review.state import Item, ReviewStore, now_iso
-from builder.review.tasks import Checker, decision_from_result
+from builder.review.tasks import Checker
 
 if TYPE_CHECKING:
     from label_studio_sdk import LabelStudio
@@ -49,68 +52,11 @@ def _latest(decisions: Iterable[tuple[int, ReviewDecision]]) -> dict[str, Review
     return out
 
 
-def _fetch(client: LabelStudio, store: ReviewStore, round: Round, report: PullReport) -> None:
-    known = store.project(base_url(client), round)
-    if known is None:
-        return
-    emails = user_emails(client)
-    versions = store.decision_versions(round)
-    rows: list[tuple[ReviewDecision, int, str]] = []
-    audit: list[AuditEntry] = []
-    for task in list_tasks(client, known[0], annotations=True):
-        report.tasks_seen += 1
-        for ann in task.annotations:
-            if ann.get("was_cancelled") or ann.get("id") is None:
-                continue
-            aid, updated = int(ann["id"]), str(ann.get("updated_at") or ann.get("created_at"))
-            previous = versions.get(aid)
-            if previous == updated:
-                continue
-            by = ann.get("completed_by")
-            by_id = by.get("id") if isinstance(by, dict) else by
-            reviewer = emails.get(int(by_id), str(by_id)) if by_id is not None else "unknown"
-            try:
-                decision = decision_from_result(
-                    ann.get("result") or [],
-                    sample_id=task.sample_id,
-                    round=round,
-                    reviewer=reviewer,
-                    created_at=str(ann.get("created_at") or updated),
-                    task_id=task.id,
-                    annotation_id=aid,
-                )
-            except ValueError as exc:
-                report.issues.append(ItemIssue(sample_id=task.sample_id, reason=str(exc)))
-                continue
-            rows.append((decision, task.revision, updated))
-            if previous is None:
-                report.new_decisions += 1
-            else:
-                report.revised_decisions += 1
-            audit.append(
-                AuditEntry(
-                    at=now_iso(),
-                    action="decide" if previous is None else "revise",
-                    sample_id=task.sample_id,
-                    round=round,
-                    actor=reviewer,
-                    detail=json.dumps(
-                        {"revision": task.revision, "updated_at": updated, **decision.model_dump()},
-                        sort_keys=True,
-                    ),
-                )
-            )
-    # audit lines first, then the decisions: a crash in between re-audits them on the next
-    # pull rather than losing a line (the log is append-only; a repeat names the same id)
-    store.audit.append(audit)
-    store.save_decisions(rows)
-
-
 def pull(client: LabelStudio, *, store: ReviewStore, checker: Checker | None = None) -> PullReport:
     """Fetch all decisions, advance item states, apply inspector fixes, report agreement."""
     report = PullReport()
-    _fetch(client, store, "annotate", report)
-    _fetch(client, store, "inspect", report)
+    fetch(client, store, "annotate", report)
+    fetch(client, store, "inspect", report)
     known = store.project(base_url(client), "annotate")
     overlap = known[1] if known else 2
     changed: list[Item] = []
@@ -192,6 +138,7 @@ def apply_fix(
     """Apply the inspector's edit, re-run the checks, and send the item back (needs_fix)."""
     sample = item.sample.model_copy(deep=True)
     edit: dict[str, object] = {}
+    item.change = ""
     if decision.corrected_clue:
         index = decision.corrected_clue_checkpoint
         ambiguous = [cp.index for cp in sample.checkpoints if cp.ambiguous]
@@ -213,6 +160,11 @@ def apply_fix(
                 "new_clue": decision.corrected_clue,
             }
             target.clue = decision.corrected_clue
+            item.change = (
+                f"checkpoint {target.index}'s clue was changed by {decision.reviewer} "
+                f'from "{edit["old_clue"]}" to "{decision.corrected_clue}"'
+                + (f" (reason: {decision.notes})" if decision.notes else "")
+            )
     checks: list[dict[str, object]] | None = None
     if checker is not None:
         try:
@@ -288,7 +240,33 @@ def status(store: ReviewStore, samples: Iterable[Sample] | None = None) -> Statu
         known = {i.sample_id for i in store.items()}
         counts["draft"] += sum(1 for s in samples if s.id not in known)
     return StatusReport(
-        counts=counts, total=sum(counts.values()), agreement=agreement_report(store)
+        counts=counts,
+        total=sum(counts.values()),
+        agreement=agreement_report(store),
+        refused=[
+            Refusal(
+                sample_id=v.sample_id,
+                round="inspect" if rnd == "inspect" else "annotate",
+                reviewer=v.reviewer,
+                annotation_id=aid,
+                reason=v.refused,
+            )
+            for rnd, aid, v in store.refusals()
+            if _still_open(store, v.sample_id, v.revision)
+        ],
+        queues=[
+            Queue(round=rnd, project_id=pid, url=queue_url_for(url, pid))
+            for url, rnd, pid in store.projects()
+        ],
+        reviewers=store.reviewers(),
+    )
+
+
+def _still_open(store: ReviewStore, sample_id: str, revision: int) -> bool:
+    """A refusal matters while its item is still under review at that revision."""
+    item = store.item(sample_id)
+    return item is None or (
+        item.revision == revision and item.status in ("in_annotation", "in_inspection")
     )
 
 

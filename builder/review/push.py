@@ -6,7 +6,7 @@ complaint. So a re-push imports nothing for unchanged items, updates changed one
 (``tasks.update`` keeps their annotations), and a push cut off midway (server gone, Ctrl-C)
 is resumed by running it again: whatever reached the server is found there, the rest is
 imported. New tasks go in bulk, one import call per batch, with the automatic check results
-as predictions.
+in words (as information: no prediction, nothing is pre-filled).
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ def push(
     ``annotate``: draft, in-annotation and needs-fix items of ``samples``. ``inspect``: items
     the annotators finished (state ``annotated``; all of them, or those in ``samples``), shown
     with the annotators' answers. ``checker`` (e.g. ``run_checks`` bound to a store) supplies
-    the predictions; None pushes without them.
+    the check results shown in the task; None pushes without them.
     """
     if batch_size < 1:
         raise ValueError("batch_size must be >= 1")
@@ -116,6 +116,7 @@ def push(
                 round=round,
                 report=_run_checker(checker, item.sample, issues),
                 annotator_decisions=_annotator_decisions(store, item) if round == "inspect" else (),
+                change=item.change,
             )
             if found is None:
                 to_import.append((item, payload))
@@ -135,8 +136,7 @@ def push(
         with calling(f"import of {len(batch)} tasks into project {project_id}"):
             response = client.projects.import_tasks(
                 id=project_id,
-                # plain dicts: the SDK's PredictionRequest wants a task id that a task being
-                # imported does not have yet; the server accepts predictions inline.
+                # plain dicts (data + meta): the server takes them as they are
                 request=cast("list[ImportApiRequest]", [payload for _, payload in batch]),
                 return_task_ids=True,
             )

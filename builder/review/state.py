@@ -11,7 +11,7 @@ The server is the truth for "what was imported": the state only speeds things up
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,8 +35,31 @@ CREATE TABLE IF NOT EXISTS items (
 CREATE TABLE IF NOT EXISTS decisions (
     annotation_id INTEGER NOT NULL, round TEXT NOT NULL, sample_id TEXT NOT NULL,
     revision INTEGER NOT NULL, reviewer TEXT NOT NULL, updated_at TEXT NOT NULL,
-    json TEXT NOT NULL, PRIMARY KEY (round, annotation_id)
+    json TEXT NOT NULL, PRIMARY KEY (round, annotation_id, reviewer)
 );
+CREATE INDEX IF NOT EXISTS decisions_by_item ON decisions (round, sample_id, revision);
+CREATE TABLE IF NOT EXISTS versions (
+    round TEXT NOT NULL, annotation_id INTEGER NOT NULL, updated_at TEXT NOT NULL,
+    sample_id TEXT NOT NULL, revision INTEGER NOT NULL, reviewer TEXT NOT NULL,
+    refused TEXT NOT NULL DEFAULT '', PRIMARY KEY (round, annotation_id)
+);
+CREATE TABLE IF NOT EXISTS reviewers (
+    email TEXT PRIMARY KEY, role TEXT NOT NULL, added_at TEXT NOT NULL
+);
+"""
+
+# State files written before per-person decisions: one decision row per annotation id.
+_MIGRATE_DECISIONS = """
+ALTER TABLE decisions RENAME TO decisions_v1;
+CREATE TABLE decisions (
+    annotation_id INTEGER NOT NULL, round TEXT NOT NULL, sample_id TEXT NOT NULL,
+    revision INTEGER NOT NULL, reviewer TEXT NOT NULL, updated_at TEXT NOT NULL,
+    json TEXT NOT NULL, PRIMARY KEY (round, annotation_id, reviewer)
+);
+INSERT INTO decisions SELECT * FROM decisions_v1;
+INSERT OR IGNORE INTO versions
+    SELECT round, annotation_id, updated_at, sample_id, revision, reviewer, '' FROM decisions_v1;
+DROP TABLE decisions_v1;
 CREATE INDEX IF NOT EXISTS decisions_by_item ON decisions (round, sample_id, revision);
 """
 
@@ -60,6 +83,19 @@ class Item:
     agreement: float | None = None
     inspector_decision: str = ""
     reason: str = ""
+    change: str = ""
+    """What the last fix changed, in words (the revision banner of the re-sent task)."""
+
+
+@dataclass(frozen=True)
+class Version:
+    """The last version of an annotation pull has seen, and whether it was refused."""
+
+    updated_at: str
+    sample_id: str
+    revision: int
+    reviewer: str
+    refused: str
 
 
 class AuditLog:
@@ -92,8 +128,18 @@ class ReviewStore:
         review_dir.mkdir(parents=True, exist_ok=True)
         self.dir = review_dir
         self.db = sqlite3.connect(review_dir / "state.sqlite")
-        self.db.executescript(_SCHEMA)
+        self._migrate()
         self.audit = AuditLog(review_dir / "audit.jsonl")
+
+    def _migrate(self) -> None:
+        old = {r[1]: r[5] for r in self.db.execute("PRAGMA table_info(decisions)").fetchall()}
+        self.db.executescript(_SCHEMA)
+        if old and not old.get("reviewer"):  # primary key without the reviewer
+            self.db.executescript(_MIGRATE_DECISIONS)
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(items)").fetchall()}
+        if "change" not in columns:
+            self.db.execute("ALTER TABLE items ADD COLUMN change TEXT NOT NULL DEFAULT ''")
+            self.db.commit()
 
     def close(self) -> None:
         self.db.close()
@@ -119,10 +165,15 @@ class ReviewStore:
                 (url, round, project_id, overlap),
             )
 
+    def projects(self) -> list[tuple[str, Round, int]]:
+        """(server url, round, project id) of every recorded project."""
+        rows = self.db.execute("SELECT url, round, project_id FROM projects ORDER BY url, round")
+        return [(str(u), "inspect" if r == "inspect" else "annotate", int(p)) for u, r, p in rows]
+
     # items ----------------------------------------------------------------------------
     _COLS = (
         "sample_id, revision, status, content_hash, sample_json, annotate_task_id, "
-        "inspect_task_id, annotators, agreement, inspector_decision, reason"
+        "inspect_task_id, annotators, agreement, inspector_decision, reason, change"
     )
 
     @staticmethod
@@ -139,6 +190,7 @@ class ReviewStore:
             agreement=None if row[8] is None else float(str(row[8])),
             inspector_decision=str(row[9]),
             reason=str(row[10]),
+            change=str(row[11]),
         )
 
     def item(self, sample_id: str) -> Item | None:
@@ -161,7 +213,7 @@ class ReviewStore:
         with self.db:
             self.db.executemany(
                 f"INSERT OR REPLACE INTO items ({self._COLS}, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         i.sample_id,
@@ -175,6 +227,7 @@ class ReviewStore:
                         i.agreement,
                         i.inspector_decision,
                         i.reason,
+                        i.change,
                         at,
                     )
                     for i in items
@@ -186,16 +239,49 @@ class ReviewStore:
         return {str(s): int(n) for s, n in rows}
 
     # decisions ------------------------------------------------------------------------
-    def decision_versions(self, round: Round) -> dict[int, str]:
-        """``updated_at`` of every stored annotation of a round, by annotation id."""
+    def versions(self, round: Round) -> dict[int, Version]:
+        """The last seen version of every annotation of a round, by annotation id."""
         rows = self.db.execute(
-            "SELECT annotation_id, updated_at FROM decisions WHERE round = ?", (round,)
+            "SELECT annotation_id, updated_at, sample_id, revision, reviewer, refused "
+            "FROM versions WHERE round = ?",
+            (round,),
         ).fetchall()
-        return {int(a): str(u) for a, u in rows}
+        return {
+            int(r[0]): Version(str(r[1]), str(r[2]), int(r[3]), str(r[4]), str(r[5])) for r in rows
+        }
 
-    def save_decisions(self, rows: list[tuple[ReviewDecision, int, str]]) -> None:
-        """Store (decision, revision, updated_at) rows in one transaction."""
+    def decision(self, round: Round, annotation_id: int, reviewer: str) -> ReviewDecision | None:
+        row = self.db.execute(
+            "SELECT json FROM decisions WHERE round = ? AND annotation_id = ? AND reviewer = ?",
+            (round, annotation_id, reviewer),
+        ).fetchone()
+        return ReviewDecision.model_validate_json(row[0]) if row else None
+
+    def save_pulled(
+        self,
+        round: Round,
+        seen: list[tuple[int, Version]],
+        decisions: list[tuple[ReviewDecision, int, str]],
+        withdrawn: Sequence[tuple[int, str]] = (),
+    ) -> None:
+        """Record the versions seen and the (decision, revision, updated_at) rows, at once.
+
+        A decision is keyed by annotation and *person*: someone overwriting another's
+        annotation adds their own decision and leaves the author's as it was. ``withdrawn``
+        (annotation id, person) drops a decision whose annotation now reads as refused.
+        """
         with self.db:
+            self.db.executemany(
+                "DELETE FROM decisions WHERE round = ? AND annotation_id = ? AND reviewer = ?",
+                [(round, aid, who) for aid, who in withdrawn],
+            )
+            self.db.executemany(
+                "INSERT OR REPLACE INTO versions VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (round, aid, v.updated_at, v.sample_id, v.revision, v.reviewer, v.refused)
+                    for aid, v in seen
+                ],
+            )
             self.db.executemany(
                 "INSERT OR REPLACE INTO decisions VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
@@ -208,9 +294,31 @@ class ReviewStore:
                         updated_at,
                         d.model_dump_json(),
                     )
-                    for d, revision, updated_at in rows
+                    for d, revision, updated_at in decisions
                 ],
             )
+
+    def refusals(self) -> list[tuple[str, int, Version]]:
+        """(round, annotation id, version) of every submission still refused."""
+        rows = self.db.execute(
+            "SELECT round, annotation_id, updated_at, sample_id, revision, reviewer, refused "
+            "FROM versions WHERE refused != '' ORDER BY sample_id, round, annotation_id"
+        ).fetchall()
+        return [
+            (str(r[0]), int(r[1]), Version(str(r[2]), str(r[3]), int(r[4]), str(r[5]), str(r[6])))
+            for r in rows
+        ]
+
+    # reviewers ------------------------------------------------------------------------
+    def add_reviewer(self, email: str, role: str) -> None:
+        with self.db:
+            self.db.execute(
+                "INSERT OR REPLACE INTO reviewers VALUES (?, ?, ?)", (email, role, now_iso())
+            )
+
+    def reviewers(self) -> dict[str, str]:
+        rows = self.db.execute("SELECT email, role FROM reviewers ORDER BY email").fetchall()
+        return {str(e): str(r) for e, r in rows}
 
     def decisions(
         self, round: Round, sample_id: str | None = None, revision: int | None = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import uuid
 from pathlib import Path
 
@@ -10,11 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from builder.cli.main import app
-from builder.records.review import ReviewDecision
 from builder.review import result_for
 from builder.samples_io import read_samples, write_samples
 from builder.workspace import Workspace
 from tests.review.conftest import LiveServer, Reviewer
+from tests.review.decide import decision
 from tests.review.factory import make_samples
 
 runner = CliRunner()
@@ -59,16 +60,9 @@ def test_push_pull_status_from_the_command_line(
     for n, task_id in enumerate(task_ids):
         for who in annotators:
             overall = "reject" if n == 0 else "accept"
-            decision = ReviewDecision(
-                sample_id="-",
-                round="annotate",
-                reviewer="-",
-                created_at="-",
-                overall=overall,
-                notes="off topic" if overall == "reject" else "",
-            )
+            made = decision(overall, notes="off topic" if overall == "reject" else None)
             who.client.annotations.create(
-                id=task_id, result=result_for(decision), unique_id=str(uuid.uuid4())
+                id=task_id, result=result_for(made), unique_id=str(uuid.uuid4())
             )
 
     code, out = _run(ws, "pull")
@@ -113,3 +107,62 @@ def test_push_without_server_or_token_explains(
     code, out = _run(tmp_workspace, "push", "--no-checks")
     assert code == 2
     assert "LABEL_STUDIO_URL" in out
+
+
+@pytest.mark.labelstudio
+def test_annotators_add_and_status_show_people_queues_and_refusals(
+    ls_server: LiveServer,
+    annotators: tuple[Reviewer, Reviewer],
+    tmp_workspace: Workspace,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("LABEL_STUDIO_URL", raising=False)
+    monkeypatch.delenv("LABEL_STUDIO_API_KEY", raising=False)
+    ws, data = tmp_workspace, str(ls_server.data_dir)
+
+    code, out = _run(ws, "annotators", "add", "cli-ann@discobench.test", "--data-dir", data)
+    assert code == 0, out
+    secret = ls_server.data_dir / "users" / "cli-ann@discobench.test.json"
+    assert str(secret) in out.replace("\n", "")
+    password = json.loads(secret.read_text(encoding="utf-8"))["password"]
+    assert password not in out and (secret.stat().st_mode & 0o077) == 0
+
+    code, out = _run(
+        ws,
+        "annotators",
+        "add",
+        "cli-qi@discobench.test",
+        "--role",
+        "inspector",
+        "--invite",
+        "--data-dir",
+        data,
+    )
+    assert code == 0, out
+    assert f"{ls_server.url}/user/signup/?token=" in out
+    code, out = _run(ws, "annotators", "add", annotators[0].email, "--data-dir", data)
+    assert code == 0 and "already has an account" in out
+    code, out = _run(ws, "annotators", "add", "x@y.test", "--role", "boss", "--data-dir", data)
+    assert code == 2 and "annotator or inspector" in out
+    code, out = _run(ws, "annotators", "add", "../etc@y.test", "--data-dir", data)
+    assert code == 2 and "not an email address" in out
+
+    monkeypatch.setenv("LABEL_STUDIO_URL", ls_server.url)
+    monkeypatch.setenv("LABEL_STUDIO_API_KEY", ls_server.token)
+    write_samples(ws.samples_path, make_samples(1, start=40))  # the project is shared
+    assert _run(ws, "push", "--no-checks")[0] == 0
+    with sqlite3.connect(ws.review_dir / "state.sqlite") as db:
+        (task_id,) = db.execute("SELECT annotate_task_id FROM items").fetchone()
+    annotators[0].client.annotations.create(
+        id=task_id, result=result_for(decision("reject", notes=""))
+    )
+    code, out = _run(ws, "pull")
+    assert code == 0 and "reject without notes" in " ".join(out.split())
+    code, out = _run(ws, "status")
+    assert code == 0, out
+    flat = out.replace("\n", "")
+    assert f"{ls_server.url}/projects/{_annotate_project(ws)}/data?labeling=1" in flat
+    assert "inspector: cli-qi@discobench.test" in out and "annotator: cli-ann@" in out
+    words = " ".join(out.split())  # rich wraps long lines at spaces
+    assert "1 submission(s) refused" in words and "reject without notes" in words
+    assert all(password not in printed for printed in OUTPUTS)

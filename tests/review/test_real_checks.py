@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from builder.ambiguity import inject
-from builder.records.review import ReviewDecision
 from builder.records.sample import Sample
 from builder.review import ReviewStore, pull, push, result_for
 from builder.review.checks import default_checker
@@ -21,6 +20,7 @@ from tests.ambiguity.chains import game_chain
 from tests.ambiguity.minikb import build_store
 from tests.ambiguity.world import world
 from tests.review.conftest import LiveServer, Reviewer
+from tests.review.decide import decision, shape
 
 pytestmark = pytest.mark.labelstudio
 
@@ -33,12 +33,10 @@ def _real_sample(kb_path: Path) -> Sample:
         store.close()
 
 
-def _decide(client: object, task_id: int, overall: str, **extra: object) -> None:
-    decision = ReviewDecision(
-        sample_id="-", round="annotate", reviewer="-", created_at="-", overall=overall, **extra
-    )  # type: ignore[arg-type]
+def _decide(client: object, sample: Sample, task_id: int, overall: str, **extra: object) -> None:
+    made = decision(overall, checkpoints=shape(sample), **extra)  # type: ignore[arg-type]
     client.annotations.create(  # type: ignore[attr-defined]
-        id=task_id, result=result_for(decision), unique_id=str(uuid.uuid4())
+        id=task_id, result=result_for(made), unique_id=str(uuid.uuid4())
     )
 
 
@@ -58,12 +56,11 @@ def test_inspector_fix_reruns_the_real_six_checks(
         item = store.item(sample.id)
         assert item is not None and item.annotate_task_id is not None
         task = client.tasks.get(id=str(item.annotate_task_id))
-        (pred,) = task.predictions or []
-        overall = [r for r in pred.result if r["from_name"] == "overall"]
-        assert overall[0]["value"] == {"choices": ["accept"]}  # all six checks passed
+        assert task.predictions == []  # nothing pre-filled
+        assert "All automatic checks passed" in task.data["checks_html"]  # all six passed
 
-        _decide(annotators[0].client, item.annotate_task_id, "accept")
-        _decide(annotators[1].client, item.annotate_task_id, "fix", notes="clue too vague")
+        _decide(annotators[0].client, sample, item.annotate_task_id, "accept")
+        _decide(annotators[1].client, sample, item.annotate_task_id, "fix", notes="clue too vague")
         assert pull(client, store=store, checker=checker).transitions == {"annotated": 1}
         push(client, None, round="inspect", store=store, checker=checker, title=f"{title} I")
         item = store.item(sample.id)
@@ -72,6 +69,7 @@ def test_inspector_fix_reruns_the_real_six_checks(
         leaking = f"I am sure it ends up in {sample.answer}."  # names the final answer
         _decide(
             client,
+            sample,
             item.inspect_task_id,
             "fix",
             corrected_clue=leaking,
@@ -102,6 +100,7 @@ def test_inspector_fix_reruns_the_real_six_checks(
     assert fixed is not None and fixed.revision == 1
     new_task = client.tasks.get(id=str(fixed.annotate_task_id))
     assert new_task.data["revision"] == 1
-    (pred,) = new_task.predictions or []
-    overall = [r for r in pred.result if r["from_name"] == "overall"]
-    assert overall[0]["value"] == {"choices": ["fix"]}  # reviewers see the failing check
+    assert new_task.predictions == []
+    assert "FAILED" in new_task.data["checks_html"]  # reviewers see the failing check
+    assert "An answer is given away" in new_task.data["checks_html"]
+    assert leaking in new_task.data["revision_html"]  # and what changed

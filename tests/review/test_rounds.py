@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 from label_studio_sdk import LabelStudio
 
-from builder.records.review import CriterionJudgement, ReviewDecision
+from builder.records.review import CriterionJudgement
 from builder.records.sample import Sample
 from builder.review import ReviewStore, apply_review, pull, push, result_for, status
 from builder.review.client import RemoteTask, list_tasks
 from tests.review.checker import ClueChecker
 from tests.review.conftest import LiveServer, Reviewer
+from tests.review.decide import decision
 from tests.review.factory import make_samples
 
 pytestmark = pytest.mark.labelstudio
@@ -28,29 +29,24 @@ def annotate(
     overall: str,
     *,
     factuality: str | None = None,
-    notes: str = "",
-    corrected_clue: str = "",
+    notes: str | None = None,
+    corrected_clue: str | None = None,
     key: str = "",
 ) -> None:
     """Submit one annotation as the reviewer owning ``who`` (idempotent by unique_id)."""
-    decision = ReviewDecision(
-        sample_id="-",
-        round="annotate",
-        reviewer="-",
-        created_at="-",
+    made = decision(
+        overall,
         factuality=(
             CriterionJudgement(verdict=factuality, checkpoint=1 if factuality == "issue" else None)
             if factuality
             else None
         ),
-        overall=overall,
         notes=notes,
         corrected_clue=corrected_clue,
-        corrected_clue_checkpoint=1 if corrected_clue else None,
     )
     who.annotations.create(
         id=task_id,
-        result=result_for(decision),
+        result=result_for(made),
         unique_id=str(uuid.uuid5(NAMESPACE, f"{key}:{task_id}")),
     )
 
@@ -81,7 +77,13 @@ def test_push_is_idempotent_and_updates_changed_items_in_place(
     assert len(tasks) == 50 and all(len(v) == 1 for v in tasks.values())
     task0 = tasks[("disco-000000", 0)][0]
     full = client.tasks.get(id=str(task0.id))
-    assert [p.model_version for p in full.predictions or []] == ["discobench-checks"]
+    assert full.predictions == []  # nothing pre-filled: the checks are shown in words
+    assert "Every clue narrows its hop down" in full.data["checks_html"]
+    assert [cp["index"] for cp in full.data["checkpoints"]] == [1, 2]
+    project_settings = client.projects.get(id=first.project_id)
+    assert project_settings.show_collab_predictions is False
+    assert project_settings.enable_empty_annotation is False
+    assert "labeling queue" in (project_settings.expert_instruction or "")
 
     again = push(client, samples, round="annotate", store=store, checker=checker, title=title)
     assert (again.imported, again.updated, again.unchanged, again.batches) == (0, 0, 50, 0)
@@ -124,7 +126,7 @@ def test_annotate_agreement_inspect_accept_reject_fix(
             a,
             factuality="issue" if n < 5 else "ok",
             key="a",
-            notes="wrong year" if a == "reject" else "",
+            notes="wrong year" if a == "reject" else None,
         )
         annotate(ann_b.client, task, b, factuality="issue" if n < 10 else "ok", key="b")
 
@@ -209,6 +211,8 @@ def test_annotate_agreement_inspect_accept_reject_fix(
     assert len(tasks) == 51
     assert len(tasks[("disco-000045", 0)][0].annotations) == 2  # earlier round kept
     assert tasks[("disco-000045", 1)][0].annotations == []
+    banner = client.tasks.get(id=str(tasks[("disco-000045", 1)][0].id)).data["revision_html"]
+    assert "Revision 1" in banner and new_clue in banner and "clue fits both films" in banner
 
     reviewed = {s.id: s for s in apply_review(samples, store)}
     assert reviewed["disco-000045"].checkpoints[0].clue == new_clue
