@@ -6,7 +6,7 @@ from builder.ambiguity.base import ChainContext, Failure, Proposal, finish
 from builder.ambiguity.clues import pick_fact_clue
 from builder.records.seed import ClueFact, InjectionSpec
 from builder.seeding.realize import Realizer
-from builder.seeding.resolve import bounded, fits, without
+from builder.seeding.resolve import bounded, fits, weaken, without
 
 
 class EntityInjector:
@@ -43,4 +43,29 @@ class EntityInjector:
                 f"{len(keys)} candidates fit."
             )
             out.append(finish(ctx, hop, inj, weak, keys, note, clue))
+        if spec.qualifier and spec.constraints and spec.link and not spec.link_inverse:
+            out.append(self._without_time(ctx, hop))
         return out
+
+    @staticmethod
+    def _without_time(ctx: ChainContext, hop: int) -> Proposal | Failure:
+        """A holder described by a fact, with no year ("the Japanese Nobel laureate in
+        physics"): several holders fit, and a fact of the one meant (not a date) tells them
+        apart."""
+        spec, target = ctx.specs[hop], ctx.keys[hop]
+        inj = InjectionSpec(type="entity", constraint=-1, clue=ClueFact(property="", text=""))
+        weak = weaken(spec, inj)
+        keys = fits(ctx.facts, weak, ctx.prev(hop))
+        clue = pick_fact_clue(
+            ctx.facts,
+            target,
+            keys,
+            weak,
+            ctx.forbidden,
+            set(ctx.keys),
+            ctx.rng,
+            accept=ctx.clue_ok(hop, keys, weak),
+        )
+        rel = ctx.facts.label(spec.link)
+        note = f"No year is given for '{rel}': {len(keys)} holders fit what is said of them."
+        return finish(ctx, hop, inj, weak, keys, note, clue)

@@ -113,7 +113,10 @@ class InjectionSpec(_Rec):
 
     type: AmbiguityType
     constraint: int = Field(
-        -1, description="Index of the dropped (entity) or falsified (factual) constraint."
+        -1,
+        description="Index of the dropped (entity) or falsified (factual) constraint; for "
+        "entity, -1 drops the time qualifier of a version described by a fact of its holder "
+        "(the Japanese Nobel laureate in physics, no year given).",
     )
     false_value: str = Field("", description="factual: the false value key put in its place.")
     false_label: str = ""

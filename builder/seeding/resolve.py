@@ -102,9 +102,9 @@ def without(spec: HopSpec, i: int) -> HopSpec:
 
 def weaken(spec: HopSpec, inj: InjectionSpec) -> HopSpec:
     """The description the user gives at an ambiguous hop."""
-    if inj.type == "entity":
+    if inj.type == "entity" and inj.constraint >= 0:
         return without(spec, inj.constraint)
-    if inj.type == "version":
+    if inj.type in ("entity", "version"):
         return spec.model_copy(update={"qualifier": "", "qualifier_value": "", "any_time": True})
     if inj.type == "criteria":
         return spec.model_copy(update={"criterion": "", "criteria_options": list(inj.criteria)})

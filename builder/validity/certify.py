@@ -280,9 +280,14 @@ class Certifier:
         self, spec: HopSpec, inj: InjectionSpec, prev: str | None, target: str
     ) -> Outcome:
         """The certificate of an ambiguous hop (the clue is ``inj.clue``)."""
-        if inj.type in ("entity", "factual") and not 0 <= inj.constraint < len(spec.constraints):
+        dropped_time = inj.type == "entity" and inj.constraint == -1 and bool(spec.qualifier)
+        valid = 0 <= inj.constraint < len(spec.constraints) or dropped_time
+        if inj.type in ("entity", "factual") and not valid:
             return Refusal("bad_plan", f"no constraint {inj.constraint} in the description")
-        if inj.type == "entity" and inj.clue.property == spec.constraints[inj.constraint].property:
+        if inj.type == "entity" and dropped_time and inj.clue.kind == "qualifier":
+            return Refusal("clue_restates", "the clue restates the dropped time")
+        restated = not dropped_time and inj.type == "entity"
+        if restated and inj.clue.property == spec.constraints[inj.constraint].property:
             return Refusal("clue_restates", "the clue restates the dropped constraint")
         bad = self.definitional(target, inj.clue)
         if bad is not None:
