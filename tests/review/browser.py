@@ -93,7 +93,13 @@ def until(what: str, probe: Callable[[], T | None], timeout: float = WAIT) -> T:
 def login(browser: WebDriver, url: str, email: str, password: str) -> None:
     browser.delete_all_cookies()
     browser.get(f"{url}/user/login/")
-    browser.find_element(By.NAME, "email").send_keys(email)
+    # a loaded machine renders the form late (or drops the load): wait, reloading once
+    try:
+        field = until("the login form", lambda: browser.find_element(By.NAME, "email"), WAIT / 2)
+    except AssertionError:
+        browser.get(f"{url}/user/login/")
+        field = until("the login form", lambda: browser.find_element(By.NAME, "email"))
+    field.send_keys(email)
     browser.find_element(By.NAME, "password").send_keys(password)
     browser.find_element(By.CSS_SELECTOR, "button[type=submit], input[type=submit]").click()
     until(f"{email} logged in", lambda: "/user/login" not in browser.current_url)
