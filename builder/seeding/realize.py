@@ -26,7 +26,15 @@ from builder.kb.domains import CLASS_LABELS
 from builder.records.seed import Constraint, HopSpec
 from builder.seeding.facts import HUMAN, Facts, year_of
 from builder.seeding.templates import Templates, load_templates
-from builder.seeding.text import article, capitalize, join_and, join_verbs, plain, the
+from builder.seeding.text import (
+    article,
+    capitalize,
+    definite,
+    join_and,
+    join_verbs,
+    plain,
+    the,
+)
 
 __all__ = ["Realizer", "article", "plain"]
 
@@ -113,10 +121,15 @@ class Realizer:
 
     # -- facts as words -------------------------------------------------------------------
 
+    def name(self, key: str, label: str = "") -> str:
+        """A value's name as it reads after a verb or preposition (``the United States``)."""
+        text = plain(label or self.facts.label(key))
+        return definite(text, self.t.names.takes_the(text, self.facts.classes(key)))
+
     def _value(self, c: Constraint) -> str:
         if c.match == "year":
             return str(year_of(c.value))
-        return plain(c.value_label or self.facts.label(c.value))
+        return self.name(c.value, c.value_label)
 
     def modifier(self, c: Constraint, class_id: str = "") -> Modifier:
         rel = self.t.relation(c.property, class_id)

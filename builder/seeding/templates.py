@@ -45,6 +45,24 @@ class CriterionPhrases(BaseModel):
     clue_least: str = ""
 
 
+class NameRules(BaseModel):
+    """Which names take "the" in running text (``names.yaml``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    names: list[str] = Field(default_factory=list)
+    classes: dict[str, str] = Field(default_factory=dict)
+    bare: list[str] = Field(default_factory=list)
+
+    def takes_the(self, label: str, classes: list[str]) -> bool:
+        if label in self.bare:
+            return False
+        if label in self.names:
+            return True
+        one_word_acronym = " " not in label and len(label) > 1 and label.isupper()
+        return not one_word_acronym and any(c in self.classes for c in classes)
+
+
 class Templates(BaseModel):
     """Every template file, validated."""
 
@@ -58,6 +76,7 @@ class Templates(BaseModel):
     qualifier_clues: dict[str, str]
     criterion_default: CriterionPhrases
     criteria: dict[str, CriterionPhrases]
+    names: NameRules = Field(default_factory=NameRules)
 
     def relation(self, pid: str, class_id: str = "") -> RelationPhrases:
         """A property's phrases; ``class_id`` (the subject's class) may word it its own way
@@ -120,6 +139,7 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
     rel = _load("relations.yaml", directory)
     clues = _load("clues.yaml", directory)
     crit = _load("criteria.yaml", directory)
+    names = _load("names.yaml", directory)
     return Templates.model_validate(
         {
             "default": rel["default"],
@@ -130,5 +150,6 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
             "qualifier_clues": clues.get("qualifier", {}),
             "criterion_default": crit["default"],
             "criteria": crit.get("criteria", {}),
+            "names": names,
         }
     )

@@ -40,6 +40,16 @@ def the(name: str) -> str:
     return f"the {name}"
 
 
+def definite(label: str, listed: bool) -> str:
+    """A name that takes "the" in running text (``listed``: by the names lexicon), with it:
+    ``United States`` → ``the United States``; a label with a determiner stays, and so does a
+    one-word acronym that is not listed (``NATO``)."""
+    first = label.split(" ", 1)[0]
+    if not label or first.casefold() in _DETERMINERS or not listed:
+        return label
+    return f"the {label}"
+
+
 def join_and(parts: Sequence[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     if len(parts) <= 2:
@@ -70,6 +80,12 @@ def join_verbs(verbs: Sequence[str]) -> str:
 def capitalize(text: str) -> str:
     """One sentence: single spaces, no doubled determiners, capital first letter."""
     text = " ".join(text.split())
+    text = tidy(text)
+    return text[:1].upper() + text[1:]
+
+
+def tidy(text: str) -> str:
+    """No doubled determiners: ``the the`` / ``the that`` / ``the The`` said once."""
     for old, new in ((" the the ", " the "), (" the that ", " that "), (" the The ", " The ")):
         text = text.replace(old, new)
-    return text[:1].upper() + text[1:]
+    return re.sub(r"\b([Tt]he) the ", r"\1 ", text)
