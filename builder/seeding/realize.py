@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from builder.kb.domains import CLASS_LABELS
 from builder.records.seed import Constraint, HopSpec
+from builder.seeding.compose import Intro, compose, possessive
 from builder.seeding.facts import HUMAN, Facts, year_of
 from builder.seeding.templates import Templates, load_templates
 from builder.seeding.text import (
@@ -191,7 +192,7 @@ class Realizer:
             most = phrases.least if least else phrases.most
             return "", _fill(most, p=self.plabel(spec.criterion))
         if spec.criteria_options:
-            phrases = self.t.criterion(spec.criteria_options[0])
+            phrases = self.t.criterion(spec.criteria_options[0], spec.class_id)
             return (phrases.vague_least if least else phrases.vague), ""
         return "", ""
 
@@ -208,7 +209,12 @@ class Realizer:
         if not mods:
             return noun
         if all(m.reduced for m in mods):
-            return f"{noun} {join_verbs([m.reduced for m in mods])}"
+            reduced = [m.reduced for m in mods]
+            first, second = (r.split(" ", 1)[0] for r in (reduced + reduced)[:2])
+            if len(reduced) == 2 and first in _PLACE_PREPOSITIONS and second.endswith("ed"):
+                # "the political party in Canada founded in 1943" (no "and" after a place)
+                return f"{noun} {reduced[0]} {reduced[1]}"
+            return f"{noun} {join_verbs(reduced)}"
         return f"{noun} {pronoun} {self._verbs(noun, mods)}"
 
     @staticmethod
@@ -289,7 +295,8 @@ class Realizer:
         if spec.link and not spec.link_inverse:
             rel = self.t.relation(spec.link, subject)
             if not spec.constraints:
-                q = _fill(rel.ask, p=self.plabel(spec.link), x=x)
+                ask = rel.again if rel.again and _repeats(rel.ask, x) else rel.ask
+                q = _fill(ask, p=self.plabel(spec.link), x=x)
                 if spec.qualifier:
                     q = q.rstrip("?") + " " + self._qualifier(spec) + "?"
                 return q
@@ -312,8 +319,12 @@ class Realizer:
         noun, rest = self._head(spec)
         adj, tail = self._superlative(spec)
         mods = self._mods(spec, x, rest)
+        if adj and mods and spec.class_id != HUMAN:
+            # "Which film produced by X is the biggest?", not "Which is the biggest film …?"
+            return f"Which {self._modified(noun, mods, self._pronoun(spec))} is the {adj}?"
         if adj or not mods:
-            return f"{self._wh(spec)} is {self._class_np(spec, x).text}?"
+            what = "Who" if spec.class_id == HUMAN else "What"
+            return f"{what} is {self._class_np(spec, x).text}?"
         if tail:
             if all(m.reduced for m in mods) and tail.startswith("with "):
                 reduced = join_verbs([m.reduced for m in mods])
@@ -343,24 +354,31 @@ class Realizer:
 
     def question(self, specs: Sequence[HopSpec]) -> str:
         """The whole chain as one question. When nesting every phrase would make one too
-        heavy, some described phrases get a sentence of their own first (``Consider …, then
-        …. Who …?``): the fewest such sentences, then the shortest longest sentence."""
+        heavy, some described phrases are said first (``I'm thinking of …. Who …?``): the
+        fewest such phrases, then the shortest longest sentence."""
         best: tuple[int, int, int] | None = None
         text = ""
         for mask in range(1 << max(len(specs) - 1, 0)):
-            sentences = self._sentences(specs, mask, strict=True)
-            if sentences is None:
+            parts = self._sentences(specs, mask, strict=True)
+            if parts is None:
                 continue
-            key = (bin(mask).count("1"), max(len(t.split()) for t in sentences), mask)
+            intros, ask = parts
+            longest = max(len(t.split()) for t in [*(i.text for i in intros), ask])
+            key = (bin(mask).count("1"), longest, mask)
             if best is None or key < best:
-                best, text = key, _compose(sentences)
-        return text or _compose(self._sentences(specs, 0, strict=False) or [])
+                best, text = key, compose(self.t.style, intros, ask)
+        if text:
+            return text
+        intros, ask = self._sentences(specs, 0, strict=False) or ([], "")
+        return compose(self.t.style, intros, ask)
 
-    def _sentences(self, specs: Sequence[HopSpec], mask: int, strict: bool) -> list[str] | None:
-        """Intro phrases and the question when the phrase of hop ``i`` gets its own sentence
+    def _sentences(
+        self, specs: Sequence[HopSpec], mask: int, strict: bool
+    ) -> tuple[list[Intro], str] | None:
+        """Phrases said first and the question when the phrase of hop ``i`` is said first
         for every bit ``i`` of ``mask``; None when a split is pointless or a nesting too heavy
         (``strict``; otherwise a too heavy nesting is split where it happens)."""
-        intro: list[str] = []
+        intro: list[Intro] = []
         x = Phrase("")
         for i, spec in enumerate(specs):
             last = i == len(specs) - 1
@@ -372,14 +390,16 @@ class Realizer:
                     return None
                 split = True
             if split:
-                intro.append(x.text)
+                human = self._pronoun(specs[i - 1]) == "who"
+                own = possessive(self.t.style, x.ref, human)
+                intro.append(Intro(x.text, x.ref, own))
                 x = Phrase(x.ref, 0, 0, x.ref)
             if last:
                 break
             inner = self.phrase(spec, x.text, specs[i - 1].class_id if i else "")
             x = Phrase(inner.text, x.weight + inner.weight, x.depth + 1, inner.ref, inner.of)
         subject = specs[-2].class_id if len(specs) > 1 else ""
-        return [*intro, self.ask(specs[-1], x.text, subject)]
+        return intro, self.ask(specs[-1], x.text, subject)
 
     def _inline(self, x: Phrase, spec: HopSpec, last: bool) -> bool:
         """Whether described phrase ``x`` may be nested into ``spec``'s wording: at most two
@@ -429,6 +449,15 @@ class Realizer:
         return self.t.relation(spec.link).ask.endswith("{x}?")
 
 
+def _repeats(ask: str, x: str) -> bool:
+    """Whether ``x`` already uses the verb that ends ``ask`` (``When did {x} die?`` around
+    ``the person who died in Seattle``)."""
+    _, _, tail = ask.partition("{x}")
+    verbs = [w for w in re.findall(r"[a-z]+", tail) if len(w) >= 3]
+    words = re.findall(r"[a-z]+", x)
+    return any(w.startswith(v) for v in verbs for w in words)
+
+
 def _ref_noun(of: str) -> str:
     """The noun a relation's phrase is about: ``the series {x} belongs to`` → ``series``."""
     m = _OF_HEAD.match(of)
@@ -443,6 +472,7 @@ def _ref_noun(of: str) -> str:
 
 
 _PLURAL = {"is": "are", "was": "were", "has": "have"}
+_PLACE_PREPOSITIONS = frozenset({"in", "from", "on"})
 
 
 _THAT_X = re.compile(r"^(?:the|a|an) ([\w' -]+?) that (\w.* \{x\})$")
@@ -460,15 +490,6 @@ def _x_last(of: str) -> tuple[str, Modifier] | None:
     if m:
         return m.group(1), Modifier(f"{m.group(2)} by {{x}}", f"was {m.group(2)} by {{x}}")
     return None
-
-
-def _compose(sentences: Sequence[str]) -> str:
-    """``Consider A, then B. <question>``."""
-    *intro, ask = sentences
-    if not intro:
-        return capitalize(ask)
-    head = "consider " + ", then ".join(intro)
-    return capitalize(head if head.endswith(".") else head + ".") + " " + capitalize(ask)
 
 
 def _merged(mods: list[Modifier]) -> list[Modifier]:

@@ -113,8 +113,8 @@ def test_long_chains_are_split_into_sentences(realizer: Realizer) -> None:
     # no phrase carries more than two facts, and the time qualifier cannot attach to a
     # nested phrase
     assert question == (
-        "Consider the person who won the Nobel Prize in Literature and was born in 1899, "
-        "then the novel released in 1952 and written by that person. "
+        "I'm curious about the person who won the Nobel Prize in Literature and was born in "
+        "1899, and the novel released in 1952 and written by that person. "
         "Who won the award received by that novel in 1953?"
     )
 
