@@ -150,7 +150,7 @@ class Realizer:
 
     def _link_modifier(self, spec: HopSpec, x: str) -> Modifier:
         rel = self.t.relation(spec.link, spec.class_id)
-        forms = (rel.by or "", rel.is_)
+        forms = ("", rel.linked) if rel.linked else (rel.by or "", rel.is_)
         return self._modifier(spec.link + "exact", forms, self.plabel(spec.link), x)
 
     def _qualifier(self, spec: HopSpec) -> str:
@@ -211,7 +211,7 @@ class Realizer:
         if all(m.reduced for m in mods):
             reduced = [m.reduced for m in mods]
             first, second = (r.split(" ", 1)[0] for r in (reduced + reduced)[:2])
-            if len(reduced) == 2 and first in _PLACE_PREPOSITIONS and second.endswith("ed"):
+            if len(reduced) == 2 and first in _PLACE_PREPOSITIONS and second not in _NO_JOIN:
                 # "the political party in Canada founded in 1943" (no "and" after a place)
                 return f"{noun} {reduced[0]} {reduced[1]}"
             return f"{noun} {join_verbs(reduced)}"
@@ -315,7 +315,10 @@ class Realizer:
             m = _OF_HEAD.match(_fill(rel.of, p=self.plabel(spec.link)))
             if m and not spec.qualifier:
                 return f"Which {m.group(1)} of {x} {join_verbs([m.verb for m in mods])}?"
-            return f"{self._wh(spec)} is {self.noun_phrase(spec, x, subject)}?"
+            phrase = self.phrase(spec, x, subject)
+            noun = phrase.ref.removeprefix("that ")
+            human = noun in self.t.style.people or self._pronoun(spec) == "who"
+            return f"{'Who' if human else 'What'} is {phrase.text}?"
         noun, rest = self._head(spec)
         adj, tail = self._superlative(spec)
         mods = self._mods(spec, x, rest)
@@ -329,7 +332,9 @@ class Realizer:
             if all(m.reduced for m in mods) and tail.startswith("with "):
                 reduced = join_verbs([m.reduced for m in mods])
                 return f"Which {noun} {reduced} has {tail[5:]}?"
-            return f"{self._wh(spec)} is {self._class_np(spec, x).text}?"
+            return (
+                f"{'Who' if spec.class_id == HUMAN else 'What'} is {self._class_np(spec, x).text}?"
+            )
         verbs = self._verbs(noun, mods)
         if noun == "person":
             return f"Who {verbs}?"
@@ -472,7 +477,9 @@ def _ref_noun(of: str) -> str:
 
 
 _PLURAL = {"is": "are", "was": "were", "has": "have"}
-_PLACE_PREPOSITIONS = frozenset({"in", "from", "on"})
+_PLACE_PREPOSITIONS = frozenset({"in", "from", "on", "of"})
+# a second modifier starting with one of these keeps its "and" ("in Spain and in Barcelona")
+_NO_JOIN = frozenset({"in", "from", "on", "of", "at", "with", "whose", "part", "about", "for"})
 
 
 _THAT_X = re.compile(r"^(?:the|a|an) ([\w' -]+?) that (\w.* \{x\})$")

@@ -33,6 +33,7 @@ class RelationPhrases(BaseModel):
     in_: str | None = Field(None, alias="in")
     is_: str = Field("", alias="is")
     is_in: str = ""
+    linked: str = Field("", description="Verb phrase when the value is a described phrase.")
     noun: str = Field("", description="How a later sentence names the value: 'that <noun>'.")
 
 
@@ -122,6 +123,7 @@ class Templates(BaseModel):
                 "in": own.in_ if own.in_ is not None else d.in_,
                 "is": own.is_ or (derive_is(own.by) if own.by else d.is_),
                 "is_in": own.is_in or (derive_is(own.in_) if own.in_ else d.is_in),
+                "linked": own.linked or d.linked,
                 "noun": own.noun or d.noun,
             }
         )

@@ -60,7 +60,7 @@ def join_and(parts: Sequence[str]) -> str:
 def join_verbs(verbs: Sequence[str]) -> str:
     """Verb phrases of one subject; a repeated auxiliary is said once (``was released in
     1994 and directed by X``), and so is a repeated verb with its preposition (``died in
-    1923 and in Munich``)."""
+    1923 and in Munich``) or a repeated participle (``discovered by X in 1673``)."""
     out: list[str] = []
     prev: list[str] = []
     for verb in verbs:
@@ -72,6 +72,11 @@ def join_verbs(verbs: Sequence[str]) -> str:
             verb = " ".join(words[shared - 1 :])  # the preposition stays: "and in Munich"
         elif out and shared == 1 and words[0] in _AUXILIARIES:
             verb = " ".join(words[1:])
+        elif out and shared == 1 and prev[0].endswith("ed"):
+            # one participle, two facts: "discovered by X in 1673"
+            out[-1] = f"{out[-1]} {' '.join(words[1:])}"
+            prev = words
+            continue
         prev = words
         out.append(verb)
     return join_and(out)
