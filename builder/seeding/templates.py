@@ -86,6 +86,7 @@ class Templates(BaseModel):
     default: RelationPhrases
     qualifiers: dict[str, str]
     relations: dict[str, RelationPhrases]
+    not_worded: dict[str, str] = Field(default_factory=dict)
     class_relations: dict[str, dict[str, RelationPhrases]] = Field(default_factory=dict)
     fact_clues: dict[str, list[str]]
     qualifier_clues: dict[str, list[str]]
@@ -175,6 +176,7 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
             "default": rel["default"],
             "qualifiers": rel.get("qualifiers", {}),
             "relations": rel.get("relations", {}),
+            "not_worded": rel.get("not_worded", {}),
             "class_relations": rel.get("classes", {}),
             "fact_clues": clues.get("fact", {}),
             "qualifier_clues": clues.get("qualifier", {}),
