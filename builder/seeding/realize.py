@@ -85,6 +85,10 @@ def _fill(template: str, **values: str) -> str:
     if tail and v.split()[-1:] == [tail.group(1)]:
         # "in the {v} series" with v = "that video game series"
         out = out.replace("} " + tail.group(1), "}", 1)
+    named = re.search(r"the \{v\} (\w+)", out)
+    if named and re.match(r"(?:the|that|a|an) ", v):
+        # "in the {v} series" around a described phrase: "in the series that …", no "series"
+        out = out.replace(named.group(0), "{v}", 1)
     out = out.replace("{a}", article(v)).replace("{tv}", the(v))
     for key, value in values.items():
         out = out.replace("{" + key + "}", value)
@@ -322,9 +326,11 @@ class Realizer:
         noun, rest = self._head(spec)
         adj, tail = self._superlative(spec)
         mods = self._mods(spec, x, rest)
-        if adj and mods and spec.class_id != HUMAN:
-            # "Which film produced by X is the biggest?", not "Which is the biggest film …?"
-            return f"Which {self._modified(noun, mods, self._pronoun(spec))} is the {adj}?"
+        described = self._modified(noun, mods, self._pronoun(spec)) if mods else ""
+        if adj and described and spec.class_id != HUMAN and len(described.split()) <= 10:
+            # "Which film produced by X is the biggest?", not "Which is the biggest film …?";
+            # a long description keeps its weight at the end ("What is the biggest …?")
+            return f"Which {described} is the {adj}?"
         if adj or not mods:
             what = "Who" if spec.class_id == HUMAN else "What"
             return f"{what} is {self._class_np(spec, x).text}?"
@@ -477,9 +483,9 @@ def _ref_noun(of: str) -> str:
 
 
 _PLURAL = {"is": "are", "was": "were", "has": "have"}
-_PLACE_PREPOSITIONS = frozenset({"in", "from", "on", "of"})
+_PLACE_PREPOSITIONS = frozenset({"in", "from", "on", "of", "for"})
 # a second modifier starting with one of these keeps its "and" ("in Spain and in Barcelona")
-_NO_JOIN = frozenset({"in", "from", "on", "of", "at", "with", "whose", "part", "about", "for"})
+_NO_JOIN = frozenset({"in", "from", "on", "of", "at", "with", "part", "about", "for"})
 
 
 _THAT_X = re.compile(r"^(?:the|a|an) ([\w' -]+?) that (\w.* \{x\})$")
