@@ -140,7 +140,11 @@ class Realizer:
         rel = self.t.relation(c.property, class_id)
         year = c.match == "year"
         forms = (rel.in_ or "", rel.is_in) if year else (rel.by or "", rel.is_)
-        return self._modifier(c.property + c.match, forms, self.plabel(c.property), self._value(c))
+        value = self._value(c)
+        if value in self.t.names.bare:
+            # "plays in Serie A": a name the lexicon keeps bare gets no "the" from {tv} either
+            forms = (forms[0].replace("{tv}", "{v}"), forms[1].replace("{tv}", "{v}"))
+        return self._modifier(c.property + c.match, forms, self.plabel(c.property), value)
 
     @staticmethod
     def _modifier(key: str, forms: tuple[str, str], p: str, v: str) -> Modifier:

@@ -49,6 +49,12 @@ def test_names_that_take_the_and_no_and_after_a_place(realizer: Realizer) -> Non
     )
     acronym = HopSpec(class_id="Q6256", constraints=[fact("P463", "NATO")])
     assert realizer.noun_phrase(acronym, "") == "the country that is a member of NATO"
+    italian = HopSpec(class_id=CLUB, constraints=[fact("P118", "Serie A")])
+    assert realizer.ask(italian, "") == "Which association football club plays in Serie A?"
+    english = HopSpec(class_id=CLUB, constraints=[fact("P118", "Premier League")])
+    assert (
+        realizer.ask(english, "") == "Which association football club plays in the Premier League?"
+    )
 
 
 def test_plural_subject_agrees(realizer: Realizer) -> None:
