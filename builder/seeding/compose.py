@@ -38,7 +38,7 @@ def stable_index(text: str, n: int) -> int:
 
 def possessive(style: StylePhrases, ref: str, human: bool) -> str:
     """``its`` / ``their`` for ``that <noun>``, or "" when the noun may be a person or not."""
-    noun = ref.removeprefix("that ")
+    noun = ref.removeprefix("that ").removeprefix("those ")
     if human or noun in style.people:
         return "their"
     if noun in style.unsure:

@@ -116,13 +116,17 @@ class Realizer:
         """``that person`` / ``that <class>`` for referring back to an answer."""
         if spec is not None and (spec.class_id or self.facts.is_human(entity_id)):
             noun = self._head(spec)[0] if spec.class_id else "person"
-            return f"that {noun}"
+            return self._that(noun)
         if self.facts.is_human(entity_id):
             return "that person"
         for cls in self.facts.classes(entity_id):
             if cls in CLASS_LABELS or self.facts.has_label(cls):
-                return f"that {self.class_noun(cls)}"
+                return self._that(self.class_noun(cls))
         return "that one"
+
+    def _that(self, noun: str) -> str:
+        """How a later phrase points back: ``that film``, ``those Olympic Games``."""
+        return f"{'those' if noun in self.t.style.plural else 'that'} {noun}"
 
     # -- facts as words -------------------------------------------------------------------
 
@@ -239,7 +243,7 @@ class Realizer:
         mods = self._mods(spec, x, rest)
         head = " ".join(w for w in ("the", adj, noun, tail) if w)
         text = self._modified(head, mods, self._pronoun(spec))
-        return Phrase(text, self._own(spec), 1, f"that {noun}")
+        return Phrase(text, self._own(spec), 1, self._that(noun))
 
     def _of_np(self, spec: HopSpec, x: str, subject: str) -> Phrase:
         rel = self.t.relation(spec.link, subject)
@@ -255,7 +259,7 @@ class Realizer:
             else:
                 of = f"{of} {q}"
         person = any(c.property in _PERSON_PROPS for c in spec.constraints)
-        ref = "that person" if person else f"that {noun}"
+        ref = "that person" if person else self._that(noun)
         mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
         if not mods:
             return Phrase(_fill(of, x=x), self._own(spec), 1, ref, of=True)
