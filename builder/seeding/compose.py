@@ -75,4 +75,6 @@ def compose(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:
     ask = with_possessive(ask, intros[-1].ref, intros[-1].possessive)
     body = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
     lead = style.lead[stable_index(body + ask, len(style.lead))] if style.lead else "{x}."
-    return capitalize(lead.replace("{x}", body)) + " " + capitalize(ask)
+    # a name ending in a full stop ("Warner Bros.") ends the sentence once
+    first = lead.replace("{x}", body).replace("..", ".")
+    return capitalize(first) + " " + capitalize(ask)

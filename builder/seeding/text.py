@@ -8,6 +8,11 @@ from collections.abc import Sequence
 from builder.kb.text import normalize_name
 
 _AUXILIARIES = frozenset({"was", "is", "were", "are", "has", "had"})
+# participles a reduced modifier starts with ("born in 1972"), never a finite verb ("died")
+_PARTICIPLES = frozenset(
+    {"born", "discovered", "released", "founded", "directed", "written", "produced", "created"}
+    | {"published", "developed", "painted", "made", "built", "launched", "located", "founded"}
+)
 _DETERMINERS = frozenset({"the", "a", "an", "that", "this", "its", "their"})
 
 
@@ -68,11 +73,16 @@ def join_verbs(verbs: Sequence[str]) -> str:
         shared = 0
         while shared < min(len(words) - 1, len(prev)) and words[shared] == prev[shared]:
             shared += 1
+        if out and shared >= 2 and prev[0] in _PARTICIPLES:
+            # a reduced modifier said twice: "born in Boston in 1967"
+            out[-1] = f"{out[-1]} {' '.join(words[shared - 1 :])}"
+            prev = words
+            continue
         if out and shared >= 2:
             verb = " ".join(words[shared - 1 :])  # the preposition stays: "and in Munich"
         elif out and shared == 1 and words[0] in _AUXILIARIES:
             verb = " ".join(words[1:])
-        elif out and shared == 1 and prev[0].endswith("ed"):
+        elif out and shared == 1 and prev[0] in _PARTICIPLES:
             # one participle, two facts: "discovered by X in 1673"
             out[-1] = f"{out[-1]} {' '.join(words[1:])}"
             prev = words

@@ -166,6 +166,16 @@ def test_the_ask_does_not_repeat_a_verb_of_the_phrase(realizer: Realizer) -> Non
     assert "discovered by Cassini in 1673" in realizer.noun_phrase(found, "")
 
 
+def test_one_participle_for_two_facts_and_one_full_stop(realizer: Realizer) -> None:
+    bostonian = HopSpec(class_id=HUMAN, constraints=[fact("P19", "Boston"), year("P569", 1967)])
+    assert realizer.ask(HopSpec(link="P106"), realizer.noun_phrase(bostonian, "")) == (
+        "What was the occupation of the person born in Boston in 1967?"
+    )
+    film = HopSpec(class_id=FILM, criterion="P2130", constraints=[fact("P272", "Warner Bros.")])
+    question = realizer.question([film, HopSpec(link="P57"), HopSpec(link="P19")])
+    assert "Warner Bros.. " not in question and "Warner Bros. " in question
+
+
 def test_an_office_is_held_not_served_as(realizer: Realizer) -> None:
     office = HopSpec(
         class_id="L:class-government-office",
