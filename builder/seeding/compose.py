@@ -17,6 +17,9 @@ from dataclasses import dataclass
 from builder.seeding.templates import StylePhrases
 from builder.seeding.text import capitalize
 
+# a possessive replaces "the <noun> of <ref>" only for a plain noun ("head of government" is
+# one): no clause, date or second fact inside
+_FUNCTION = frozenset({"and", "in", "by", "with", "for", "on", "at", "from", "to", "as", "or"})
 _DETERMINER = re.compile(r"\b(?:the|a|an|that|which|who|whose|where)\b", re.IGNORECASE)
 
 
@@ -59,7 +62,10 @@ def with_possessive(text: str, ref: str, pronoun: str) -> str:
     if start < 0 or (start and head[start - 1] != " "):
         return text
     noun = head[start + 4 :]
-    if not noun or _DETERMINER.search(noun):
+    words = noun.split()
+    if not words or _DETERMINER.search(noun) or len(words) > 4 or _FUNCTION & set(words):
+        return text
+    if not all(w.isalpha() or "-" in w for w in words):
         return text
     return f"{text[:start]}{pronoun} {noun}{text[at + len(f' of {ref}') :]}"
 

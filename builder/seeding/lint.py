@@ -1,5 +1,6 @@
 """Mechanical faults of generated text that a reader notices at once: a doubled word, ``that
-that``, a raw id, ``None``, an unfilled template slot, a country name missing its "the"."""
+that``, a raw id, ``None``, an unfilled template slot, a sentence ending in ``and?``, a
+country name missing its "the"."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ _DOUBLED = re.compile(r"\b(\w+) \1\b", re.IGNORECASE)
 _RAW_ID = re.compile(r"\b(?:L:[\w-]+|[QP]\d+)\b")
 _SLOT = re.compile(r"[{}]")
 _NONE = re.compile(r"\bNone\b")
+_DANGLING = re.compile(r"\b(?:and|or|the|a|an|that|its|their)[?.]$")
 
 
 def text_problems(text: str, templates: Templates | None = None) -> list[str]:
@@ -26,6 +28,8 @@ def text_problems(text: str, templates: Templates | None = None) -> list[str]:
         out.append("'None'")
     if _SLOT.search(text):
         out.append("unfilled template slot")
+    if _DANGLING.search(text):
+        out.append("ends with a dangling word")
     for name in t.names.names:
         # a lower-case word right before the name, and the name not the start of a longer one
         pattern = rf"\b([a-z]+) {re.escape(name)}\b(?! [A-Z0-9])"

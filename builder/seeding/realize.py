@@ -192,8 +192,15 @@ class Realizer:
     def _mods(self, spec: HopSpec, x: str, rest: list[Constraint]) -> list[Modifier]:
         mods = [self.modifier(c, spec.class_id) for c in rest]
         if spec.link and spec.link_inverse:
-            # the nested phrase goes last so that its own modifiers do not read as ours
-            mods.append(self._link_modifier(spec, x))
+            # the nested phrase goes last so that its own modifiers do not read as ours; a
+            # short "of that country" comes first ("the government office of that country
+            # founded in 1954")
+            link = self._link_modifier(spec, x)
+            short = x.startswith(("that ", "those ")) and len(x.split()) <= 4
+            if short and link.reduced.split(" ", 1)[0] in _PLACE_PREPOSITIONS:
+                mods.insert(0, link)
+            else:
+                mods.append(link)
         return _merged(mods)
 
     def _superlative(self, spec: HopSpec) -> tuple[str, str]:

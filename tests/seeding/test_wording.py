@@ -102,6 +102,8 @@ def test_possessive_only_where_it_reads_safely() -> None:
     # the noun has a clause of its own, or the reference occurs twice: left as it is
     text = "Who led the school that was founded in 1900 of that person?"
     assert with_possessive(text, "that person", "their") == text
+    text = "Who held the government office founded in 1954 and of that country?"
+    assert with_possessive(text, "that country", "its") == text
     text = "Was the winner of that film the star of that film?"
     assert with_possessive(text, "that film", "its") == text
     assert with_possessive("Who won the award of that film?", "that film", "") == (
@@ -235,3 +237,7 @@ def test_lint_names_mechanical_faults() -> None:
     assert text_problems("Who served as United States Secretary of State?") == []
     assert text_problems("Who held L:office-3 in None?") == ["raw id", "'None'"]
     assert text_problems("Who directed {x}?") == ["unfilled template slot"]
+    assert text_problems("Who held its office founded in 1955 and?") == [
+        "ends with a dangling word"
+    ]
+    assert text_problems("Which organization is that country a member of?") == []
