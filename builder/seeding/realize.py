@@ -126,6 +126,7 @@ class Realizer:
 
     def _that(self, noun: str) -> str:
         """How a later phrase points back: ``that film``, ``those Olympic Games``."""
+        noun = self.t.style.short.get(noun, noun)
         return f"{'those' if noun in self.t.style.plural else 'that'} {noun}"
 
     # -- facts as words -------------------------------------------------------------------
@@ -201,7 +202,7 @@ class Realizer:
                 mods.insert(0, link)
             else:
                 mods.append(link)
-        return _merged(mods)
+        return _places(_merged(mods))
 
     def _superlative(self, spec: HopSpec) -> tuple[str, str]:
         """(adjective before the noun, phrase right after it)."""
@@ -534,6 +535,22 @@ def _merged(mods: list[Modifier]) -> list[Modifier]:
         out.remove(prev)
         reduced, verb = _fill_all(m.forms[0], values), _fill_all(m.forms[1], values)
         out.append(Modifier(reduced, verb, m.key, m.forms, values))
+    return out
+
+
+def _places(mods: list[Modifier]) -> list[Modifier]:
+    """A region and its country said as one place: ``in Lombardy, Italy`` (``in that city in
+    Japan`` when one is not a name), not ``in Italy and in Lombardy``."""
+    region = next((m for m in mods if m.key == "P131exact" and m.reduced.startswith("in ")), None)
+    country = next((m for m in mods if m.key == "P17exact" and m.reduced.startswith("in ")), None)
+    if region is None or country is None or len(region.values) != 1:
+        return mods
+    inner, outer = region.reduced[3:], country.reduced[3:]
+    named = not re.match(r"(?:the|that|those|a|an) ", inner) and not outer.startswith("the ")
+    place = f"in {inner}, {outer}" if named else f"in {inner} in {outer}"
+    out = [m for m in mods if m is not country]
+    at = out.index(region)
+    out[at] = Modifier(place, f"is {place}", "place", ("", ""), (*region.values, *country.values))
     return out
 
 

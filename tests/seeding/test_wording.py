@@ -138,8 +138,8 @@ def test_vague_superlatives_a_person_would_say(realizer: Realizer) -> None:
         criterion_order="min",
     )
     assert realizer.question([LONDONER, cheapest, HopSpec(link="P2130")]) == (
-        "I've been reading about the most modest film written by the film director born in "
-        "London. How much did that film cost?"
+        "I'm curious about the film director born in London. How much did the most modest film "
+        "written by that director cost?"
     )
     biggest = cheapest.model_copy(update={"criterion_order": "max"})
     # the ranked noun asks with its facts first, never "Which is the biggest film …?"
@@ -168,6 +168,15 @@ def test_the_ask_does_not_repeat_a_verb_of_the_phrase(realizer: Realizer) -> Non
     assert "discovered by Cassini in 1673" in realizer.noun_phrase(found, "")
 
 
+def test_a_region_and_its_country_are_one_place(realizer: Realizer) -> None:
+    city = HopSpec(class_id="Q515", constraints=[fact("P17", "Italy"), fact("P131", "Lombardy")])
+    assert realizer.noun_phrase(city, "") == "the city in Lombardy, Italy"
+    uni = HopSpec(
+        link="P131", link_inverse=True, class_id="Q3918", constraints=[fact("P17", "Japan")]
+    )
+    assert realizer.noun_phrase(uni, "that city") == "the university in that city in Japan"
+
+
 def test_one_participle_for_two_facts_and_one_full_stop(realizer: Realizer) -> None:
     bostonian = HopSpec(class_id=HUMAN, constraints=[fact("P19", "Boston"), year("P569", 1967)])
     assert realizer.ask(HopSpec(link="P106"), realizer.noun_phrase(bostonian, "")) == (
@@ -187,7 +196,8 @@ def test_an_office_is_held_not_served_as(realizer: Realizer) -> None:
         link="P39", link_inverse=True, class_id=HUMAN, constraints=[year("P569", 1961)]
     )
     question = realizer.question([office, holder, HopSpec(link="P102"), HopSpec(link="P571")])
-    assert "held that government office" in question and "served as that" not in question
+    # a later mention names the class noun short: "that office", not "that government office"
+    assert "and held that office." in question and "served as that" not in question
     assert question.endswith("When was their party founded?")
 
 
