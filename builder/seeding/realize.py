@@ -267,7 +267,8 @@ class Realizer:
             else:
                 of = f"{of} {q}"
         person = any(c.property in _PERSON_PROPS for c in spec.constraints)
-        ref = "that person" if person else self._that(noun)
+        # "that winner" rather than "that person", which an earlier sentence may use too
+        ref = "that person" if person and noun in ("one", "whole") else self._that(noun)
         mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
         if not mods:
             return Phrase(_fill(of, x=x), self._own(spec), 1, ref, of=True)
