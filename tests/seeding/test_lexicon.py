@@ -9,6 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
+import yaml
 
 from builder.seeding.templates import load_templates
 
@@ -74,3 +75,22 @@ def test_vague_superlatives_never_name_the_criterion() -> None:
     for pid, stem in giveaways.items():
         phrases = t.criterion(pid)
         assert stem not in phrases.vague and stem not in phrases.vague_least, pid
+
+
+@pytest.mark.parametrize("name", ["relations", "clues", "criteria", "names", "style"])
+def test_lexicon_files_have_no_duplicate_keys(name: str) -> None:
+    """YAML keeps the last of two equal keys silently; a reviewer's entry must not vanish."""
+    duplicates: list[object] = []
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[object, object]:
+        keys = [loader.construct_object(k) for k, _ in node.value]
+        duplicates.extend(k for k in set(keys) if keys.count(k) > 1)
+        return loader.construct_mapping(node)
+
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
+    path = Path(__file__).resolve().parents[2] / "builder" / "prompts" / "templates"
+    yaml.load((path / f"{name}.yaml").read_text(encoding="utf-8"), Loader)
+    assert duplicates == []
