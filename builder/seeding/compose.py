@@ -49,9 +49,9 @@ def possessive(style: StylePhrases, ref: str, human: bool) -> str:
     return "their" if noun in style.plural else "its"
 
 
-def with_possessive(text: str, ref: str, pronoun: str) -> str:
+def with_possessive(text: str, ref: str, pronoun: str, keep_of: Sequence[str] = ()) -> str:
     """``the winner of that award`` → ``its winner`` when ``ref`` occurs once in ``text`` and
-    the noun before it has no determiner or clause of its own."""
+    the noun before it has no determiner or clause of its own (and is not in ``keep_of``)."""
     if not pronoun or not ref or text.count(ref) != 1:
         return text
     at = text.find(f" of {ref}")
@@ -65,7 +65,7 @@ def with_possessive(text: str, ref: str, pronoun: str) -> str:
     words = noun.split()
     if not words or _DETERMINER.search(noun) or len(words) > 4 or _FUNCTION & set(words):
         return text
-    if not all(w.isalpha() or "-" in w for w in words):
+    if not all(w.isalpha() or "-" in w for w in words) or noun in keep_of:
         return text
     return f"{text[:start]}{pronoun} {noun}{text[at + len(f' of {ref}') :]}"
 
@@ -77,8 +77,8 @@ def compose(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:
         return capitalize(ask)
     parts = [intros[0].text]
     for prev, cur in itertools.pairwise(intros):
-        parts.append(with_possessive(cur.text, prev.ref, prev.possessive))
-    ask = with_possessive(ask, intros[-1].ref, intros[-1].possessive)
+        parts.append(with_possessive(cur.text, prev.ref, prev.possessive, style.keep_of))
+    ask = with_possessive(ask, intros[-1].ref, intros[-1].possessive, style.keep_of)
     body = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
     lead = style.lead[stable_index(body + ask, len(style.lead))] if style.lead else "{x}."
     # a name ending in a full stop ("Warner Bros.") ends the sentence once

@@ -76,6 +76,7 @@ class StylePhrases(BaseModel):
     people: list[str] = Field(default_factory=list)
     unsure: list[str] = Field(default_factory=list)
     plural: list[str] = Field(default_factory=list)
+    keep_of: list[str] = Field(default_factory=list)
     short: dict[str, str] = Field(default_factory=dict)
 
 

@@ -65,7 +65,7 @@ def join_and(parts: Sequence[str]) -> str:
 def join_verbs(verbs: Sequence[str]) -> str:
     """Verb phrases of one subject; a repeated auxiliary is said once (``was released in
     1994 and directed by X``), and so is a repeated verb with its preposition (``died in
-    1923 and in Munich``) or a repeated participle (``discovered by X in 1673``)."""
+    1923 in Munich``) or a repeated participle (``discovered by X in 1673``)."""
     out: list[str] = []
     prev: list[str] = []
     for verb in verbs:
@@ -73,8 +73,9 @@ def join_verbs(verbs: Sequence[str]) -> str:
         shared = 0
         while shared < min(len(words) - 1, len(prev)) and words[shared] == prev[shared]:
             shared += 1
-        if out and shared >= 2 and prev[0] in _PARTICIPLES:
-            # a reduced modifier said twice: "born in Boston in 1967"
+        if out and shared >= 2 and (prev[0] in _PARTICIPLES or words[shared - 1] == "in"):
+            # a reduced modifier or a verb with "in" said twice: "born in Boston in 1967",
+            # "died in 1923 in Munich"
             out[-1] = f"{out[-1]} {' '.join(words[shared - 1 :])}"
             prev = words
             continue

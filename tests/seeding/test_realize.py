@@ -154,7 +154,8 @@ def test_text_helpers() -> None:
     assert join_verbs(["was born in 1972", "is a member of Z"]) == (
         "was born in 1972 and is a member of Z"
     )
-    assert join_verbs(["died in 1923", "died in that city"]) == "died in 1923 and in that city"
+    assert join_verbs(["died in 1923", "died in that city"]) == "died in 1923 in that city"
+    assert join_verbs(["is a member of A", "is a member of B"]) == "is a member of A and of B"
     assert the("Nobel Prize in Physics") == "the Nobel Prize in Physics"
     assert the("FIFA") == "FIFA" and the("that award") == "that award"
     assert the("The Booker Prize") == "The Booker Prize"

@@ -104,6 +104,9 @@ def test_possessive_only_where_it_reads_safely() -> None:
     assert with_possessive(text, "that person", "their") == text
     text = "Who held the government office founded in 1954 and of that country?"
     assert with_possessive(text, "that country", "its") == text
+    assert with_possessive(
+        "Who made the influence of that work?", "that work", "its", ["influence"]
+    ) == ("Who made the influence of that work?")
     text = "Was the winner of that film the star of that film?"
     assert with_possessive(text, "that film", "its") == text
     assert with_possessive("Who won the award of that film?", "that film", "") == (
