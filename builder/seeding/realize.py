@@ -312,7 +312,15 @@ class Realizer:
         return self.phrase(spec, x, subject).text
 
     def ask(self, spec: HopSpec, x: str, subject: str = "") -> str:
-        """The hop as a question about ``x`` (``that game`` in goals, a noun phrase at the end)."""
+        """The hop as a question about ``x`` (``that game`` in goals, a noun phrase at the end);
+        a plural ``x`` takes a plural verb (``Which country are those Olympic Games in?``)."""
+        q = self._ask(spec, x, subject)
+        if x.startswith("those "):
+            for one, many in (("is", "are"), ("was", "were"), ("does", "do"), ("has", "have")):
+                q = q.replace(f" {one} {x}", f" {many} {x}")
+        return q
+
+    def _ask(self, spec: HopSpec, x: str, subject: str = "") -> str:
         if spec.link and not spec.link_inverse:
             rel = self.t.relation(spec.link, subject)
             if not spec.constraints:
