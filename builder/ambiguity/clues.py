@@ -59,7 +59,15 @@ def render(facts: Facts, clue: ClueFact, templates: Templates | None = None) -> 
         t.fact_clues.get(clue.property)
         or t.fact_clues["default_year" if clue.match == "year" else "default"]
     )
+    if clue.property in t.person_clues and _of_people(facts, clue):
+        forms = t.person_clues[clue.property]
     return _fill(_word(t, forms, seed), v, p, bare)
+
+
+def _of_people(facts: Facts, clue: ClueFact) -> bool:
+    """Whether everyone the snapshot gives this fact is a person (the clue says "they")."""
+    holders = facts.store.subjects(clue.property, clue.value)
+    return bool(holders) and all(facts.is_human(h) for h in holders)
 
 
 def holds(facts: Facts, clue: ClueFact, key: str, spec: HopSpec, prev: str | None) -> bool:

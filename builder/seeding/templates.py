@@ -92,6 +92,7 @@ class Templates(BaseModel):
     class_relations: dict[str, dict[str, RelationPhrases]] = Field(default_factory=dict)
     fact_clues: dict[str, list[str]]
     qualifier_clues: dict[str, list[str]]
+    person_clues: dict[str, list[str]] = Field(default_factory=dict)
     clue_frames: list[str] = Field(default_factory=list)
     criterion_default: CriterionPhrases
     criteria: dict[str, CriterionPhrases]
@@ -99,7 +100,7 @@ class Templates(BaseModel):
     names: NameRules = Field(default_factory=NameRules)
     style: StylePhrases = Field(default_factory=StylePhrases)
 
-    @field_validator("fact_clues", "qualifier_clues", mode="before")
+    @field_validator("fact_clues", "qualifier_clues", "person_clues", mode="before")
     @classmethod
     def _variants(cls, value: Any) -> Any:
         """A clue entry is one clause or a list of them."""
@@ -183,6 +184,7 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
             "fact_clues": clues.get("fact", {}),
             "qualifier_clues": clues.get("qualifier", {}),
             "clue_frames": clues.get("frames", []),
+            "person_clues": clues.get("person", {}),
             "criterion_default": crit["default"],
             "criteria": crit.get("criteria", {}),
             "criteria_classes": crit.get("classes", {}),

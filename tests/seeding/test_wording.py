@@ -260,3 +260,16 @@ def test_lint_names_mechanical_faults() -> None:
         "ends with a dangling word"
     ]
     assert text_problems("Which organization is that country a member of?") == []
+
+
+def test_a_fact_only_people_have_is_said_of_them(facts: Facts) -> None:
+    base = load_templates()
+    t = base.model_copy(
+        update={"person_clues": {"P19": ["they came from {v}"], "P17": ["they're in {v}"]}}
+    )
+    born = ClueFact(kind="fact", property="P19", value="L:city-osaka", value_label="Osaka", text="")
+    assert render(facts, born, t) == "Not completely sure, but I think they came from Osaka."
+    # cities are in Japan, and cities are not people: the fact's own clause stays
+    place = ClueFact(kind="fact", property="P17", value="L:japan", value_label="Japan", text="")
+    assert render(facts, place, t) == render(facts, place, base)
+    assert render(facts, place, t) == "If I remember right, it's in Japan."
