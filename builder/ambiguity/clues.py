@@ -23,8 +23,10 @@ from builder.seeding.text import article, definite, leaks, plain, the, tidy
 def _fill(template: str, v: str = "", p: str = "", bare: bool = False) -> str:
     template = template.replace("{a}", article(v)).replace("{tv}", v if bare else the(v))
     template = template.replace("{v}", v).replace("{p}", p)
-    # A label ending in a full stop ("Washington, D.C.") at the end of a sentence.
-    return tidy(template).replace("..", ".")
+    # A label ending in a full stop ("Washington, D.C.") at the end of a sentence; a value
+    # that starts the sentence ("mass–energy equivalence is part of it") takes a capital.
+    text = tidy(template).replace("..", ".")
+    return text[:1].upper() + text[1:]
 
 
 def _word(t: Templates, forms: Sequence[str], seed: str) -> str:

@@ -273,3 +273,15 @@ def test_a_fact_only_people_have_is_said_of_them(facts: Facts) -> None:
     place = ClueFact(kind="fact", property="P17", value="L:japan", value_label="Japan", text="")
     assert render(facts, place, t) == render(facts, place, base)
     assert render(facts, place, t) == "If I remember right, it's in Japan."
+
+
+def test_a_clue_that_starts_with_a_lower_case_value_takes_a_capital(facts: Facts) -> None:
+    part = ClueFact(
+        kind="fact",
+        property="P527",
+        value="L:mass-energy",
+        value_label="mass–energy equivalence",
+        text="",
+    )
+    text = render(facts, part)
+    assert text[:1].isupper() and "mass–energy equivalence" in text.casefold()
