@@ -20,21 +20,34 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from builder.kb.domains import CLASS_LABELS
 from builder.records.seed import Constraint, HopSpec
 from builder.seeding.compose import Intro, compose, possessive
 from builder.seeding.facts import HUMAN, Facts, year_of
+from builder.seeding.phrases import (
+    NO_JOIN,
+    OF_HEAD,
+    PLACE_PREPOSITIONS,
+    WHICH_ASK,
+    X_INSIDE,
+    Modifier,
+    Phrase,
+    fill,
+    merged,
+    places,
+    plural,
+    ref_noun,
+    repeats,
+    x_last,
+)
 from builder.seeding.templates import Templates, load_templates
 from builder.seeding.text import (
     article,
     capitalize,
     definite,
-    join_and,
     join_verbs,
     plain,
-    the,
 )
 
 __all__ = ["Realizer", "article", "plain"]
@@ -48,51 +61,6 @@ _PERSON_PROPS = frozenset(
     {"P569", "P570", "P19", "P20", "P106", "P27", "P69", "P102", "P39", "P54", "P1412", "P21"}
     | {"P26", "P22", "P25", "P184", "P185", "P1050", "P101", "P108"}
 )
-_OF_HEAD = re.compile(r"^(?:the|a|an) ([\w' -]+?) of \{x\}$")
-# "the organization {x} is a member of": the noun, then what {x} does
-_X_INSIDE = re.compile(r"^the ([\w' -]+?) (?:that )?\{x\} (.+)$")
-# "Which award did {x} receive?": the noun, the auxiliary, the rest
-_WHICH_ASK = re.compile(r"^Which ([\w' -]+?) (is|was|did|does|do|are|were|has|had) \{x\}(.*)\?$")
-
-
-@dataclass(frozen=True)
-class Modifier:
-    """One fact of a noun: its reduced form ("" when it has none) and its verb phrase."""
-
-    reduced: str
-    verb: str
-    key: str = ""  # facts of one property merge: "won by A and B"
-    forms: tuple[str, str] = ("", "")  # the two templates, {p} filled, {v}/{tv} not
-    values: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Phrase:
-    """A rendered noun phrase: ``weight`` counts its modifiers (nested ones too), ``depth``
-    the hops nested in it; ``ref`` is how a later sentence refers back to it."""
-
-    text: str
-    weight: int = 0
-    depth: int = 0
-    ref: str = ""
-    of: bool = False  # built around a relation's "of" phrase (not around a class noun)
-
-
-def _fill(template: str, **values: str) -> str:
-    out = template
-    v = values.get("v", "")
-    tail = re.search(r"\{t?v\} (\w+)", out)
-    if tail and v.split()[-1:] == [tail.group(1)]:
-        # "in the {v} series" with v = "that video game series"
-        out = out.replace("} " + tail.group(1), "}", 1)
-    named = re.search(r"the \{v\} (\w+)", out)
-    if named and re.match(r"(?:the|that|a|an) ", v):
-        # "in the {v} series" around a described phrase: "in the series that …", no "series"
-        out = out.replace(named.group(0), "{v}", 1)
-    out = out.replace("{a}", article(v)).replace("{tv}", the(v))
-    for key, value in values.items():
-        out = out.replace("{" + key + "}", value)
-    return out
 
 
 class Realizer:
@@ -154,7 +122,7 @@ class Realizer:
     @staticmethod
     def _modifier(key: str, forms: tuple[str, str], p: str, v: str) -> Modifier:
         forms = (forms[0].replace("{p}", p), forms[1].replace("{p}", p))
-        return Modifier(_fill(forms[0], v=v), _fill(forms[1], v=v), key, forms, (v,))
+        return Modifier(fill(forms[0], v=v), fill(forms[1], v=v), key, forms, (v,))
 
     def constraint(self, c: Constraint) -> str:
         """One constraint as a standalone phrase (used in rationales)."""
@@ -170,7 +138,7 @@ class Realizer:
         if not spec.qualifier:
             return ""
         tmpl = self.t.qualifiers.get(spec.qualifier, "in {v}")
-        return _fill(tmpl, v=str(year_of(spec.qualifier_value)))
+        return fill(tmpl, v=str(year_of(spec.qualifier_value)))
 
     def _head(self, spec: HopSpec) -> tuple[str, list[Constraint]]:
         """The head noun and the constraints left to word as modifiers: a person's first
@@ -198,11 +166,11 @@ class Realizer:
             # founded in 1954")
             link = self._link_modifier(spec, x)
             short = x.startswith(("that ", "those ")) and len(x.split()) <= 4
-            if short and link.reduced.split(" ", 1)[0] in _PLACE_PREPOSITIONS:
+            if short and link.reduced.split(" ", 1)[0] in PLACE_PREPOSITIONS:
                 mods.insert(0, link)
             else:
                 mods.append(link)
-        return _places(_merged(mods))
+        return places(merged(mods))
 
     def _superlative(self, spec: HopSpec) -> tuple[str, str]:
         """(adjective before the noun, phrase right after it)."""
@@ -210,7 +178,7 @@ class Realizer:
         if spec.criterion:
             phrases = self.t.criterion(spec.criterion)
             most = phrases.least if least else phrases.most
-            return "", _fill(most, p=self.plabel(spec.criterion))
+            return "", fill(most, p=self.plabel(spec.criterion))
         if spec.criteria_options:
             phrases = self.t.criterion(spec.criteria_options[0], spec.class_id)
             return (phrases.vague_least if least else phrases.vague), ""
@@ -231,7 +199,7 @@ class Realizer:
         if all(m.reduced for m in mods):
             reduced = [m.reduced for m in mods]
             first, second = (r.split(" ", 1)[0] for r in (reduced + reduced)[:2])
-            if len(reduced) == 2 and first in _PLACE_PREPOSITIONS and second not in _NO_JOIN:
+            if len(reduced) == 2 and first in PLACE_PREPOSITIONS and second not in NO_JOIN:
                 # "the political party in Canada founded in 1943" (no "and" after a place)
                 return f"{noun} {reduced[0]} {reduced[1]}"
             return f"{noun} {join_verbs(reduced)}"
@@ -242,7 +210,7 @@ class Realizer:
         """The modifiers' verb phrases, in the plural for plural nouns (``Olympic Games``)."""
         verbs = [m.verb for m in mods]
         if noun.endswith("Games"):
-            verbs = [_plural(v) for v in verbs]
+            verbs = [plural(v) for v in verbs]
         return join_verbs(verbs)
 
     def _class_np(self, spec: HopSpec, x: str) -> Phrase:
@@ -255,8 +223,8 @@ class Realizer:
 
     def _of_np(self, spec: HopSpec, x: str, subject: str) -> Phrase:
         rel = self.t.relation(spec.link, subject)
-        of = _fill(rel.of, p=self.plabel(spec.link))
-        noun = rel.noun or _ref_noun(of)
+        of = fill(rel.of, p=self.plabel(spec.link))
+        noun = rel.noun or ref_noun(of)
         if spec.qualifier:
             # the time belongs to the relation: "the head coach in 2021 of <a described x>"
             # (after a name or "that <noun>": "the holder of that office in 1972")
@@ -271,14 +239,14 @@ class Realizer:
         ref = "that person" if person and noun in ("one", "whole") else self._that(noun)
         mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
         if not mods:
-            return Phrase(_fill(of, x=x), self._own(spec), 1, ref, of=True)
+            return Phrase(fill(of, x=x), self._own(spec), 1, ref, of=True)
         of = re.sub(r"^(?:a|an) ", "the ", of)
-        inner = _X_INSIDE.match(of)
-        last = None if spec.qualifier else _x_last(of)
+        inner = X_INSIDE.match(of)
+        last = None if spec.qualifier else x_last(of)
         if last:
             # "the collection that was founded in 1915 and holds <x>"
             noun_words, link = last
-            link_mod = Modifier(_fill(link.reduced, x=x), _fill(link.verb, x=x))
+            link_mod = Modifier(fill(link.reduced, x=x), fill(link.verb, x=x))
             text = "the " + self._modified(noun_words, [*mods, link_mod], self._pronoun(spec))
         elif inner:
             # "the organization founded in 1950 that <x> is a member of"
@@ -287,7 +255,7 @@ class Realizer:
             joint = f" {rel_pron} " if all(m.reduced for m in mods) else f" and {rel_pron} "
             text = f"the {words}{joint}{x} {inner.group(2)}"
         else:
-            text = f"{_fill(of, x=x)} {self._pronoun(spec)} {join_verbs([m.verb for m in mods])}"
+            text = f"{fill(of, x=x)} {self._pronoun(spec)} {join_verbs([m.verb for m in mods])}"
         return Phrase(text, self._own(spec), 1, ref, of=True)
 
     def phrase(self, spec: HopSpec, x: str, subject: str = "") -> Phrase:
@@ -324,24 +292,24 @@ class Realizer:
         if spec.link and not spec.link_inverse:
             rel = self.t.relation(spec.link, subject)
             if not spec.constraints:
-                ask = rel.again if rel.again and _repeats(rel.ask, x) else rel.ask
-                q = _fill(ask, p=self.plabel(spec.link), x=x)
+                ask = rel.again if rel.again and repeats(rel.ask, x) else rel.ask
+                q = fill(ask, p=self.plabel(spec.link), x=x)
                 if spec.qualifier:
                     q = q.rstrip("?") + " " + self._qualifier(spec) + "?"
                 return q
             mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
-            wh = _WHICH_ASK.match(_fill(rel.ask, p=self.plabel(spec.link)))
+            wh = WHICH_ASK.match(fill(rel.ask, p=self.plabel(spec.link)))
             if wh:
                 # "Which organization founded in 1950 is that country a member of?"
                 words = self._modified(wh.group(1), mods, self._pronoun(spec))
                 when = f" {self._qualifier(spec)}" if spec.qualifier else ""
                 return f"Which {words} {wh.group(2)} {x}{wh.group(3)}{when}?"
-            last = None if spec.qualifier else _x_last(_fill(rel.of, p=self.plabel(spec.link)))
+            last = None if spec.qualifier else x_last(fill(rel.of, p=self.plabel(spec.link)))
             if last:
                 # "Which collection was founded in 1915 and holds that painting?"
-                verbs = join_verbs([*(m.verb for m in mods), _fill(last[1].verb, x=x)])
+                verbs = join_verbs([*(m.verb for m in mods), fill(last[1].verb, x=x)])
                 return f"Which {last[0]} {verbs}?"
-            m = _OF_HEAD.match(_fill(rel.of, p=self.plabel(spec.link)))
+            m = OF_HEAD.match(fill(rel.of, p=self.plabel(spec.link)))
             if m and not spec.qualifier:
                 return f"Which {m.group(1)} of {x} {join_verbs([m.verb for m in mods])}?"
             phrase = self.phrase(spec, x, subject)
@@ -467,121 +435,19 @@ class Realizer:
 
     def _x_last(self, spec: HopSpec) -> bool:
         """Whether a forward hop's facts can be worded before the nested phrase."""
-        of = _fill(self.t.relation(spec.link).of, p=self.plabel(spec.link))
-        return not spec.qualifier and _x_last(of) is not None
+        of = fill(self.t.relation(spec.link).of, p=self.plabel(spec.link))
+        return not spec.qualifier and x_last(of) is not None
 
     def _verb_after_x(self, spec: HopSpec) -> bool:
         """Whether the ask of a forward hop with facts puts its verb right after ``x``."""
         rel = self.t.relation(spec.link)
         p = self.plabel(spec.link)
-        if _WHICH_ASK.match(_fill(rel.ask, p=p)):
+        if WHICH_ASK.match(fill(rel.ask, p=p)):
             return True
-        return bool(_OF_HEAD.match(_fill(rel.of, p=p))) and not spec.qualifier
+        return bool(OF_HEAD.match(fill(rel.of, p=p))) and not spec.qualifier
 
     def _short_ask(self, spec: HopSpec) -> bool:
         """Asks that end with the nested phrase (``Who directed <x>?``)."""
         if not spec.link or spec.link_inverse or spec.constraints or spec.qualifier:
             return False
         return self.t.relation(spec.link).ask.endswith("{x}?")
-
-
-def _repeats(ask: str, x: str) -> bool:
-    """Whether ``x`` already uses the verb that ends ``ask`` (``When did {x} die?`` around
-    ``the person who died in Seattle``)."""
-    _, _, tail = ask.partition("{x}")
-    verbs = [w for w in re.findall(r"[a-z]+", tail) if len(w) >= 3]
-    words = re.findall(r"[a-z]+", x)
-    return any(w.startswith(v) for v in verbs for w in words)
-
-
-def _ref_noun(of: str) -> str:
-    """The noun a relation's phrase is about: ``the series {x} belongs to`` → ``series``."""
-    m = _OF_HEAD.match(of)
-    if m:
-        return m.group(1)
-    words: list[str] = []
-    for word in of.split()[1:]:
-        if word in _REF_STOP or (words and word.endswith("ed")):
-            break
-        words.append(word)
-    return " ".join(words) or "one"
-
-
-_PLURAL = {"is": "are", "was": "were", "has": "have"}
-_PLACE_PREPOSITIONS = frozenset({"in", "from", "on", "of", "for"})
-# a second modifier starting with one of these keeps its "and" ("in Spain and in Barcelona")
-_NO_JOIN = frozenset({"in", "from", "on", "of", "at", "with", "part", "about", "for"})
-
-
-_THAT_X = re.compile(r"^(?:the|a|an) ([\w' -]+?) that (\w.* \{x\})$")
-_BY_X = re.compile(r"^(?:the|a|an) ([\w' -]+?) (\w+) by \{x\}$")
-
-
-def _x_last(of: str) -> tuple[str, Modifier] | None:
-    """A relation phrase that ends with ``{x}`` after a verb, split into its noun and that
-    verb: ``the collection that holds {x}`` → (collection, holds {x}); ``the award received
-    by {x}`` → (award, received by {x} / was received by {x})."""
-    m = _THAT_X.match(of)
-    if m:
-        return m.group(1), Modifier("", m.group(2))
-    m = _BY_X.match(of)
-    if m:
-        return m.group(1), Modifier(f"{m.group(2)} by {{x}}", f"was {m.group(2)} by {{x}}")
-    return None
-
-
-def _merged(mods: list[Modifier]) -> list[Modifier]:
-    """Facts of one property said once: ``won by A and won by B`` → ``won by A and B``; the
-    merged fact takes the later place (a nested phrase stays last)."""
-    out: list[Modifier] = []
-    for m in mods:
-        prev = next((o for o in out if o.key == m.key), None)
-        slots = [_slot(f) for f in (*m.forms, *(prev.forms if prev else ()))]
-        if prev is None or not all(slots) or prev.forms != m.forms:
-            out.append(m)
-            continue
-        values = (*prev.values, *m.values)
-        out.remove(prev)
-        reduced, verb = _fill_all(m.forms[0], values), _fill_all(m.forms[1], values)
-        out.append(Modifier(reduced, verb, m.key, m.forms, values))
-    return out
-
-
-def _places(mods: list[Modifier]) -> list[Modifier]:
-    """A region and its country said as one place: ``in Lombardy, Italy`` (``in that city in
-    Japan`` when one is not a name), not ``in Italy and in Lombardy``."""
-    region = next((m for m in mods if m.key == "P131exact" and m.reduced.startswith("in ")), None)
-    country = next((m for m in mods if m.key == "P17exact" and m.reduced.startswith("in ")), None)
-    if region is None or country is None or len(region.values) != 1:
-        return mods
-    inner, outer = region.reduced[3:], country.reduced[3:]
-    named = not re.match(r"(?:the|that|those|a|an) ", inner) and not outer.startswith("the ")
-    place = f"in {inner}, {outer}" if named else f"in {inner} in {outer}"
-    out = [m for m in mods if m is not country]
-    at = out.index(region)
-    out[at] = Modifier(place, f"is {place}", "place", ("", ""), (*region.values, *country.values))
-    return out
-
-
-def _slot(form: str) -> str:
-    """The value placeholder a template ends with, if that is its only one ("" if not)."""
-    for slot in ("{tv}", "{v}"):
-        if form.endswith(slot) and form.count("{") == 1:
-            return slot
-    return "" if form else "-"
-
-
-def _fill_all(form: str, values: Sequence[str]) -> str:
-    if not form:
-        return ""
-    slot = _slot(form)
-    parts = [the(v) if slot == "{tv}" else v for v in values]
-    return form[: -len(slot)] + join_and(parts)
-
-
-def _plural(verb: str) -> str:
-    first, _, rest = verb.partition(" ")
-    return f"{_PLURAL.get(first, first)} {rest}".strip()
-
-
-_REF_STOP = frozenset({"of", "that", "where", "{x}", "by", "who", "in", "won", "held", "known"})
