@@ -59,6 +59,7 @@ def render(facts: Facts, clue: ClueFact, templates: Templates | None = None) -> 
         return _fill(_word(t, forms, seed), v, p, bare)
     forms = (
         t.fact_clues.get(clue.property)
+        or t.more_clues.get(clue.property)
         or t.fact_clues["default_year" if clue.match == "year" else "default"]
     )
     if clue.property in t.person_clues and _of_people(facts, clue):

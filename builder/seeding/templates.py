@@ -93,6 +93,9 @@ class Templates(BaseModel):
     fact_clues: dict[str, list[str]]
     qualifier_clues: dict[str, list[str]]
     person_clues: dict[str, list[str]] = Field(default_factory=dict)
+    more_clues: dict[str, list[str]] = Field(
+        default_factory=dict, description="Clue clauses the clue picker does not prefer."
+    )
     clue_frames: list[str] = Field(default_factory=list)
     criterion_default: CriterionPhrases
     criteria: dict[str, CriterionPhrases]
@@ -100,7 +103,7 @@ class Templates(BaseModel):
     names: NameRules = Field(default_factory=NameRules)
     style: StylePhrases = Field(default_factory=StylePhrases)
 
-    @field_validator("fact_clues", "qualifier_clues", "person_clues", mode="before")
+    @field_validator("fact_clues", "qualifier_clues", "person_clues", "more_clues", mode="before")
     @classmethod
     def _variants(cls, value: Any) -> Any:
         """A clue entry is one clause or a list of them."""
@@ -185,6 +188,7 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
             "qualifier_clues": clues.get("qualifier", {}),
             "clue_frames": clues.get("frames", []),
             "person_clues": clues.get("person", {}),
+            "more_clues": clues.get("more", {}),
             "criterion_default": crit["default"],
             "criteria": crit.get("criteria", {}),
             "criteria_classes": crit.get("classes", {}),

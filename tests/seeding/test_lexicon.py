@@ -43,7 +43,16 @@ def test_every_property_of_the_snapshot_has_relation_phrases() -> None:
 def test_every_fact_property_has_a_clue() -> None:
     t = load_templates()
     facts = {p for p, d in _worded().items() if d in {"wikibase-item", "time"}}
-    assert sorted(p for p in facts if p not in t.fact_clues) == []
+    worded = t.fact_clues.keys() | t.more_clues.keys()
+    assert sorted(p for p in facts if p not in worded) == []
+
+
+def test_the_clue_picker_prefers_the_same_properties_as_before() -> None:
+    """Wording must not change which fact a clue states: ``pick_fact_clue`` prefers
+    properties with an entry under ``fact``, so new clauses go under ``more``."""
+    t = load_templates()
+    assert not t.fact_clues.keys() & t.more_clues.keys()
+    assert {"P6", "P35", "P286", "P1037"} <= t.more_clues.keys()
 
 
 def test_every_numeric_property_has_superlatives() -> None:
@@ -60,7 +69,7 @@ def test_not_worded_lists_only_properties_the_snapshot_has_or_codes() -> None:
 @pytest.mark.parametrize("kind", ["fact", "qualifier"])
 def test_clue_entries_use_only_known_slots(kind: str) -> None:
     t = load_templates()
-    entries = t.fact_clues if kind == "fact" else t.qualifier_clues
+    entries = {**t.fact_clues, **t.more_clues} if kind == "fact" else t.qualifier_clues
     for pid, forms in entries.items():
         for form in forms:
             assert set(re.findall(r"\{(\w+)\}", form)) <= {"v", "tv", "a", "p"}, (pid, form)
