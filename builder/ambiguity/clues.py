@@ -12,38 +12,65 @@ from collections.abc import Callable, Sequence
 
 from builder.kb.text import normalize_name
 from builder.records.seed import ClueFact, Constraint, HopSpec
+from builder.seeding.compose import stable_index
 from builder.seeding.facts import Facts, at_time, year_of
 from builder.seeding.options import fact_constraints
-from builder.seeding.realize import article, plain
 from builder.seeding.resolve import base_fits, top
 from builder.seeding.templates import Templates, load_templates
-from builder.seeding.text import leaks
+from builder.seeding.text import article, definite, leaks, plain, the, tidy
 
 
-def _fill(template: str, **values: str) -> str:
-    if "{a}" in template:
-        template = template.replace("{a}", article(values.get("v", "")))
-    for key, value in values.items():
-        template = template.replace("{" + key + "}", value)
-    # A label ending in a full stop ("Washington, D.C.") at the end of a sentence.
-    return template.replace("..", ".")
+def _fill(template: str, v: str = "", p: str = "", bare: bool = False) -> str:
+    template = template.replace("{a}", article(v)).replace("{tv}", v if bare else the(v))
+    template = template.replace("{v}", v).replace("{p}", p)
+    # A label ending in a full stop ("Washington, D.C.") at the end of a sentence; a value
+    # that starts the sentence ("mass–energy equivalence is part of it") takes a capital.
+    text = tidy(template).replace("..", ".")
+    return text[:1].upper() + text[1:]
+
+
+def _word(t: Templates, forms: Sequence[str], seed: str) -> str:
+    """One of a fact's clauses put in one of the frames (both by ``seed``); an entry that is
+    a whole sentence is used as it is."""
+    core = forms[stable_index(seed, len(forms))]
+    if core.endswith((".", "?", "!")) or not t.clue_frames:
+        return core
+    frame = t.clue_frames[stable_index(seed + "|frame", len(t.clue_frames))]
+    return frame.replace("{c}", core).replace("{C}", core[:1].upper() + core[1:])
 
 
 def render(facts: Facts, clue: ClueFact, templates: Templates | None = None) -> str:
+    """The clue's fact as the user's words; the wording varies with the fact (a stable hash
+    of kind, property and value), never with the run."""
     t = templates or load_templates()
     p = facts.label(clue.property)
     if clue.kind == "criterion":
         phrases = t.criterion(clue.property)
-        return _fill(phrases.clue if clue.value != "min" else phrases.clue_least, p=p)
-    v = str(year_of(clue.value)) if clue.match == "year" else plain(clue.value_label)
+        return _fill(phrases.clue if clue.value != "min" else phrases.clue_least, "", p)
+    seed = f"{clue.kind}|{clue.property}|{clue.value}"
+    if clue.match == "year":
+        v, bare = str(year_of(clue.value)), True
+    else:
+        label = plain(clue.value_label or facts.label(clue.value))
+        listed = t.names.takes_the(label, facts.classes(clue.value))
+        v, bare = definite(label, listed), label in t.names.bare
     if clue.kind == "qualifier":
-        tmpl = t.qualifier_clues.get(clue.property) or t.qualifier_clues["default"]
-        return _fill(tmpl, v=v, p=p)
-    tmpl = (
+        forms = t.qualifier_clues.get(clue.property) or t.qualifier_clues["default"]
+        return _fill(_word(t, forms, seed), v, p, bare)
+    forms = (
         t.fact_clues.get(clue.property)
+        or t.more_clues.get(clue.property)
         or t.fact_clues["default_year" if clue.match == "year" else "default"]
     )
-    return _fill(tmpl, v=v, p=p)
+    if clue.property in t.person_clues and _of_people(facts, clue):
+        forms = t.person_clues[clue.property]
+    return _fill(_word(t, forms, seed), v, p, bare)
+
+
+def _of_people(facts: Facts, clue: ClueFact) -> bool:
+    """Whether everyone the snapshot gives this fact is a person (the clue says "they")."""
+    holders = facts.store.subjects(clue.property, clue.value)
+    return bool(holders) and all(facts.is_human(h) for h in holders)
 
 
 def holds(facts: Facts, clue: ClueFact, key: str, spec: HopSpec, prev: str | None) -> bool:

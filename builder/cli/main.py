@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from builder import __version__
-from builder.cli import build, evaluation, export, kb, review, samples, schema
+from builder.cli import build, evaluation, export, kb, review, samples, schema, show
 from builder.cli.common import console, new_app
 
 app = new_app(
@@ -49,6 +49,7 @@ samples.register(app)
 export.register(app)
 schema.register(app)
 build.register(app)
+show.register(app)
 
 
 def main() -> None:

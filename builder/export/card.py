@@ -18,6 +18,7 @@ from huggingface_hub import DatasetCardData
 from pydantic import BaseModel
 
 from builder import __version__
+from builder.ambiguity.plan import read_plan
 from builder.ambiguity.stats import Table1Counter
 from builder.records.sample import (
     Candidate,
@@ -41,6 +42,7 @@ class CardStats:
         self.agreements: list[float] = []
         self.snapshot: set[str] = set()
         self.page_sources: Counter[str] = Counter()  # evidence snippets by where the page is
+        self.paraphrased: dict[str, list[str]] = {}  # model -> ids of paraphrased samples
 
     def add(self, sample: Sample) -> None:
         self.table1.add(sample)
@@ -53,6 +55,9 @@ class CardStats:
         prov = sample.provenance
         if prov.snapshot_id:
             self.snapshot.add(f"{prov.snapshot_id} {prov.snapshot_version}".strip())
+        info = read_plan(sample)
+        if info is not None and info.paraphrase_model:
+            self.paraphrased.setdefault(info.paraphrase_model, []).append(sample.id)
 
     @property
     def samples(self) -> int:

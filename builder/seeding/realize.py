@@ -20,13 +20,35 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from builder.kb.domains import CLASS_LABELS
 from builder.records.seed import Constraint, HopSpec
+from builder.seeding.compose import Intro, compose, possessive
 from builder.seeding.facts import HUMAN, Facts, year_of
+from builder.seeding.phrases import (
+    NO_JOIN,
+    OF_HEAD,
+    PLACE_PREPOSITIONS,
+    WHICH_ASK,
+    X_INSIDE,
+    Modifier,
+    Phrase,
+    fill,
+    merged,
+    places,
+    plural,
+    ref_noun,
+    repeats,
+    x_last,
+)
 from builder.seeding.templates import Templates, load_templates
-from builder.seeding.text import article, capitalize, join_and, join_verbs, plain, the
+from builder.seeding.text import (
+    article,
+    capitalize,
+    definite,
+    join_verbs,
+    plain,
+)
 
 __all__ = ["Realizer", "article", "plain"]
 
@@ -39,51 +61,8 @@ _PERSON_PROPS = frozenset(
     {"P569", "P570", "P19", "P20", "P106", "P27", "P69", "P102", "P39", "P54", "P1412", "P21"}
     | {"P26", "P22", "P25", "P184", "P185", "P1050", "P101", "P108"}
 )
-_OF_HEAD = re.compile(r"^(?:the|a|an) ([\w' -]+?) of \{x\}$")
-# "the organization {x} is a member of": the noun, then what {x} does
-_X_INSIDE = re.compile(r"^the ([\w' -]+?) (?:that )?\{x\} (.+)$")
-# "Which award did {x} receive?": the noun, the auxiliary, the rest
-_WHICH_ASK = re.compile(r"^Which ([\w' -]+?) (is|was|did|does|do|are|were|has|had) \{x\}(.*)\?$")
-
-
-@dataclass(frozen=True)
-class Modifier:
-    """One fact of a noun: its reduced form ("" when it has none) and its verb phrase."""
-
-    reduced: str
-    verb: str
-    key: str = ""  # facts of one property merge: "won by A and B"
-    forms: tuple[str, str] = ("", "")  # the two templates, {p} filled, {v}/{tv} not
-    values: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Phrase:
-    """A rendered noun phrase: ``weight`` counts its modifiers (nested ones too), ``depth``
-    the hops nested in it; ``ref`` is how a later sentence refers back to it."""
-
-    text: str
-    weight: int = 0
-    depth: int = 0
-    ref: str = ""
-    of: bool = False  # built around a relation's "of" phrase (not around a class noun)
-
-
 # class nouns whose names read with "the" ("the Academy Award for Best Picture")
 _THE_NOUNS = ("award", "prize", "office", "position", "competition", "tournament", "cup", "medal")
-
-
-def _fill(template: str, **values: str) -> str:
-    out = template
-    v = values.get("v", "")
-    tail = re.search(r"\{t?v\} (\w+)", out)
-    if tail and v.split()[-1:] == [tail.group(1)]:
-        # "in the {v} series" with v = "that video game series"
-        out = out.replace("} " + tail.group(1), "}", 1)
-    out = out.replace("{a}", article(v)).replace("{tv}", the(v))
-    for key, value in values.items():
-        out = out.replace("{" + key + "}", value)
-    return out
 
 
 class Realizer:
@@ -107,31 +86,45 @@ class Realizer:
         """``that person`` / ``that <class>`` for referring back to an answer."""
         if spec is not None and (spec.class_id or self.facts.is_human(entity_id)):
             noun = self._head(spec)[0] if spec.class_id else "person"
-            return f"that {noun}"
+            return self._that(noun)
         if self.facts.is_human(entity_id):
             return "that person"
         for cls in self.facts.classes(entity_id):
             if cls in CLASS_LABELS or self.facts.has_label(cls):
-                return f"that {self.class_noun(cls)}"
+                return self._that(self.class_noun(cls))
         return "that one"
 
+    def _that(self, noun: str) -> str:
+        """How a later phrase points back: ``that film``, ``those Olympic Games``."""
+        noun = self.t.style.short.get(noun, noun)
+        return f"{'those' if noun in self.t.style.plural else 'that'} {noun}"
+
     # -- facts as words -------------------------------------------------------------------
+
+    def name(self, key: str, label: str = "") -> str:
+        """A value's name as it reads after a verb or preposition (``the United States``)."""
+        text = plain(label or self.facts.label(key))
+        return definite(text, self.t.names.takes_the(text, self.facts.classes(key)))
 
     def _value(self, c: Constraint) -> str:
         if c.match == "year":
             return str(year_of(c.value))
-        return plain(c.value_label or self.facts.label(c.value))
+        return self.name(c.value, c.value_label)
 
     def modifier(self, c: Constraint, class_id: str = "") -> Modifier:
         rel = self.t.relation(c.property, class_id)
         year = c.match == "year"
         forms = (rel.in_ or "", rel.is_in) if year else (rel.by or "", rel.is_)
-        return self._modifier(c.property + c.match, forms, self.plabel(c.property), self._value(c))
+        value = self._value(c)
+        if value in self.t.names.bare:
+            # "plays in Serie A": a name the lexicon keeps bare gets no "the" from {tv} either
+            forms = (forms[0].replace("{tv}", "{v}"), forms[1].replace("{tv}", "{v}"))
+        return self._modifier(c.property + c.match, forms, self.plabel(c.property), value)
 
     @staticmethod
     def _modifier(key: str, forms: tuple[str, str], p: str, v: str) -> Modifier:
         forms = (forms[0].replace("{p}", p), forms[1].replace("{p}", p))
-        return Modifier(_fill(forms[0], v=v), _fill(forms[1], v=v), key, forms, (v,))
+        return Modifier(fill(forms[0], v=v), fill(forms[1], v=v), key, forms, (v,))
 
     def constraint(self, c: Constraint) -> str:
         """One constraint as a standalone phrase (used in rationales)."""
@@ -140,14 +133,14 @@ class Realizer:
 
     def _link_modifier(self, spec: HopSpec, x: str) -> Modifier:
         rel = self.t.relation(spec.link, spec.class_id)
-        forms = (rel.by or "", rel.is_)
+        forms = ("", rel.linked) if rel.linked else (rel.by or "", rel.is_)
         return self._modifier(spec.link + "exact", forms, self.plabel(spec.link), x)
 
     def _qualifier(self, spec: HopSpec) -> str:
         if not spec.qualifier:
             return ""
         tmpl = self.t.qualifiers.get(spec.qualifier, "in {v}")
-        return _fill(tmpl, v=str(year_of(spec.qualifier_value)))
+        return fill(tmpl, v=str(year_of(spec.qualifier_value)))
 
     def _head(self, spec: HopSpec) -> tuple[str, list[Constraint]]:
         """The head noun and the constraints left to word as modifiers: a person's first
@@ -170,9 +163,16 @@ class Realizer:
     def _mods(self, spec: HopSpec, x: str, rest: list[Constraint]) -> list[Modifier]:
         mods = [self.modifier(c, spec.class_id) for c in rest]
         if spec.link and spec.link_inverse:
-            # the nested phrase goes last so that its own modifiers do not read as ours
-            mods.append(self._link_modifier(spec, x))
-        return _merged(mods)
+            # the nested phrase goes last so that its own modifiers do not read as ours; a
+            # short "of that country" comes first ("the government office of that country
+            # founded in 1954")
+            link = self._link_modifier(spec, x)
+            short = x.startswith(("that ", "those ")) and len(x.split()) <= 4
+            if short and link.reduced.split(" ", 1)[0] in PLACE_PREPOSITIONS:
+                mods.insert(0, link)
+            else:
+                mods.append(link)
+        return places(merged(mods))
 
     def _superlative(self, spec: HopSpec) -> tuple[str, str]:
         """(adjective before the noun, phrase right after it)."""
@@ -180,9 +180,9 @@ class Realizer:
         if spec.criterion:
             phrases = self.t.criterion(spec.criterion)
             most = phrases.least if least else phrases.most
-            return "", _fill(most, p=self.plabel(spec.criterion))
+            return "", fill(most, p=self.plabel(spec.criterion))
         if spec.criteria_options:
-            phrases = self.t.criterion(spec.criteria_options[0])
+            phrases = self.t.criterion(spec.criteria_options[0], spec.class_id)
             return (phrases.vague_least if least else phrases.vague), ""
         return "", ""
 
@@ -199,7 +199,12 @@ class Realizer:
         if not mods:
             return noun
         if all(m.reduced for m in mods):
-            return f"{noun} {join_verbs([m.reduced for m in mods])}"
+            reduced = [m.reduced for m in mods]
+            first, second = (r.split(" ", 1)[0] for r in (reduced + reduced)[:2])
+            if len(reduced) == 2 and first in PLACE_PREPOSITIONS and second not in NO_JOIN:
+                # "the political party in Canada founded in 1943" (no "and" after a place)
+                return f"{noun} {reduced[0]} {reduced[1]}"
+            return f"{noun} {join_verbs(reduced)}"
         return f"{noun} {pronoun} {self._verbs(noun, mods)}"
 
     @staticmethod
@@ -207,7 +212,7 @@ class Realizer:
         """The modifiers' verb phrases, in the plural for plural nouns (``Olympic Games``)."""
         verbs = [m.verb for m in mods]
         if noun.endswith("Games"):
-            verbs = [_plural(v) for v in verbs]
+            verbs = [plural(v) for v in verbs]
         return join_verbs(verbs)
 
     def _class_np(self, spec: HopSpec, x: str) -> Phrase:
@@ -216,12 +221,12 @@ class Realizer:
         mods = self._mods(spec, x, rest)
         head = " ".join(w for w in ("the", adj, noun, tail) if w)
         text = self._modified(head, mods, self._pronoun(spec))
-        return Phrase(text, self._own(spec), 1, f"that {noun}")
+        return Phrase(text, self._own(spec), 1, self._that(noun))
 
     def _of_np(self, spec: HopSpec, x: str, subject: str) -> Phrase:
         rel = self.t.relation(spec.link, subject)
-        of = _fill(rel.of, p=self.plabel(spec.link))
-        noun = rel.noun or _ref_noun(of)
+        of = fill(rel.of, p=self.plabel(spec.link))
+        noun = rel.noun or ref_noun(of)
         if spec.qualifier:
             # the time belongs to the relation: "the head coach in 2021 of <a described x>"
             # (after a name or "that <noun>": "the holder of that office in 1972")
@@ -232,17 +237,18 @@ class Realizer:
             else:
                 of = f"{of} {q}"
         person = any(c.property in _PERSON_PROPS for c in spec.constraints)
-        ref = "that person" if person else f"that {noun}"
+        # "that winner" rather than "that person", which an earlier sentence may use too
+        ref = "that person" if person and noun in ("one", "whole") else self._that(noun)
         mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
         if not mods:
-            return Phrase(_fill(of, x=x), self._own(spec), 1, ref, of=True)
+            return Phrase(fill(of, x=x), self._own(spec), 1, ref, of=True)
         of = re.sub(r"^(?:a|an) ", "the ", of)
-        inner = _X_INSIDE.match(of)
-        last = None if spec.qualifier else _x_last(of)
+        inner = X_INSIDE.match(of)
+        last = None if spec.qualifier else x_last(of)
         if last:
             # "the collection that was founded in 1915 and holds <x>"
             noun_words, link = last
-            link_mod = Modifier(_fill(link.reduced, x=x), _fill(link.verb, x=x))
+            link_mod = Modifier(fill(link.reduced, x=x), fill(link.verb, x=x))
             text = "the " + self._modified(noun_words, [*mods, link_mod], self._pronoun(spec))
         elif inner:
             # "the organization founded in 1950 that <x> is a member of"
@@ -251,7 +257,7 @@ class Realizer:
             joint = f" {rel_pron} " if all(m.reduced for m in mods) else f" and {rel_pron} "
             text = f"the {words}{joint}{x} {inner.group(2)}"
         else:
-            text = f"{_fill(of, x=x)} {self._pronoun(spec)} {join_verbs([m.verb for m in mods])}"
+            text = f"{fill(of, x=x)} {self._pronoun(spec)} {join_verbs([m.verb for m in mods])}"
         return Phrase(text, self._own(spec), 1, ref, of=True)
 
     def phrase(self, spec: HopSpec, x: str, subject: str = "") -> Phrase:
@@ -276,40 +282,60 @@ class Realizer:
         return self.phrase(spec, x, subject).text
 
     def ask(self, spec: HopSpec, x: str, subject: str = "") -> str:
-        """The hop as a question about ``x`` (``that game`` in goals, a noun phrase at the end)."""
+        """The hop as a question about ``x`` (``that game`` in goals, a noun phrase at the end);
+        a plural ``x`` takes a plural verb (``Which country are those Olympic Games in?``)."""
+        q = self._ask(spec, x, subject)
+        if x.startswith("those "):
+            for one, many in (("is", "are"), ("was", "were"), ("does", "do"), ("has", "have")):
+                q = q.replace(f" {one} {x}", f" {many} {x}")
+        return q
+
+    def _ask(self, spec: HopSpec, x: str, subject: str = "") -> str:
         if spec.link and not spec.link_inverse:
             rel = self.t.relation(spec.link, subject)
             if not spec.constraints:
-                q = _fill(rel.ask, p=self.plabel(spec.link), x=x)
+                ask = rel.again if rel.again and repeats(rel.ask, x) else rel.ask
+                q = fill(ask, p=self.plabel(spec.link), x=x)
                 if spec.qualifier:
                     q = q.rstrip("?") + " " + self._qualifier(spec) + "?"
                 return q
             mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
-            wh = _WHICH_ASK.match(_fill(rel.ask, p=self.plabel(spec.link)))
+            wh = WHICH_ASK.match(fill(rel.ask, p=self.plabel(spec.link)))
             if wh:
                 # "Which organization founded in 1950 is that country a member of?"
                 words = self._modified(wh.group(1), mods, self._pronoun(spec))
                 when = f" {self._qualifier(spec)}" if spec.qualifier else ""
                 return f"Which {words} {wh.group(2)} {x}{wh.group(3)}{when}?"
-            last = None if spec.qualifier else _x_last(_fill(rel.of, p=self.plabel(spec.link)))
+            last = None if spec.qualifier else x_last(fill(rel.of, p=self.plabel(spec.link)))
             if last:
                 # "Which collection was founded in 1915 and holds that painting?"
-                verbs = join_verbs([*(m.verb for m in mods), _fill(last[1].verb, x=x)])
+                verbs = join_verbs([*(m.verb for m in mods), fill(last[1].verb, x=x)])
                 return f"Which {last[0]} {verbs}?"
-            m = _OF_HEAD.match(_fill(rel.of, p=self.plabel(spec.link)))
+            m = OF_HEAD.match(fill(rel.of, p=self.plabel(spec.link)))
             if m and not spec.qualifier:
                 return f"Which {m.group(1)} of {x} {join_verbs([m.verb for m in mods])}?"
-            return f"{self._wh(spec)} is {self.noun_phrase(spec, x, subject)}?"
+            phrase = self.phrase(spec, x, subject)
+            noun = phrase.ref.removeprefix("that ")
+            human = noun in self.t.style.people or self._pronoun(spec) == "who"
+            return f"{'Who' if human else 'What'} is {phrase.text}?"
         noun, rest = self._head(spec)
         adj, tail = self._superlative(spec)
         mods = self._mods(spec, x, rest)
+        described = self._modified(noun, mods, self._pronoun(spec)) if mods else ""
+        if adj and described and spec.class_id != HUMAN and len(described.split()) <= 10:
+            # "Which film produced by X is the biggest?", not "Which is the biggest film …?";
+            # a long description keeps its weight at the end ("What is the biggest …?")
+            return f"Which {described} is the {adj}?"
         if adj or not mods:
-            return f"{self._wh(spec)} is {self._class_np(spec, x).text}?"
+            what = "Who" if spec.class_id == HUMAN else "What"
+            return f"{what} is {self._class_np(spec, x).text}?"
         if tail:
             if all(m.reduced for m in mods) and tail.startswith("with "):
                 reduced = join_verbs([m.reduced for m in mods])
                 return f"Which {noun} {reduced} has {tail[5:]}?"
-            return f"{self._wh(spec)} is {self._class_np(spec, x).text}?"
+            return (
+                f"{'Who' if spec.class_id == HUMAN else 'What'} is {self._class_np(spec, x).text}?"
+            )
         verbs = self._verbs(noun, mods)
         if noun == "person":
             return f"Who {verbs}?"
@@ -330,10 +356,12 @@ class Realizer:
         if not spec.anchor:
             return ""
         label = plain(self.facts.label(spec.anchor))
-        noun = self.class_noun(self._class_of(spec.anchor)) if self._class_of(spec.anchor) else ""
-        if self.facts.is_human(spec.anchor) or not any(w in noun for w in _THE_NOUNS):
+        if self.facts.is_human(spec.anchor):
             return label
-        return the(label)
+        cls = self._class_of(spec.anchor)
+        if cls and any(w in self.class_noun(cls) for w in _THE_NOUNS):
+            return definite(label, True)
+        return self.name(spec.anchor, label)
 
     def goals(self, specs: Sequence[HopSpec], answers: Sequence[str]) -> list[str]:
         """One sub-question per hop; later hops refer to the previous answer's class."""
@@ -352,24 +380,31 @@ class Realizer:
 
     def question(self, specs: Sequence[HopSpec]) -> str:
         """The whole chain as one question. When nesting every phrase would make one too
-        heavy, some described phrases get a sentence of their own first (``Consider …, then
-        …. Who …?``): the fewest such sentences, then the shortest longest sentence."""
+        heavy, some described phrases are said first (``I'm thinking of …. Who …?``): the
+        fewest such phrases, then the shortest longest sentence."""
         best: tuple[int, int, int] | None = None
         text = ""
         for mask in range(1 << max(len(specs) - 1, 0)):
-            sentences = self._sentences(specs, mask, strict=True)
-            if sentences is None:
+            parts = self._sentences(specs, mask, strict=True)
+            if parts is None:
                 continue
-            key = (bin(mask).count("1"), max(len(t.split()) for t in sentences), mask)
+            intros, ask = parts
+            longest = max(len(t.split()) for t in [*(i.text for i in intros), ask])
+            key = (bin(mask).count("1"), longest, mask)
             if best is None or key < best:
-                best, text = key, _compose(sentences)
-        return text or _compose(self._sentences(specs, 0, strict=False) or [])
+                best, text = key, compose(self.t.style, intros, ask)
+        if text:
+            return text
+        intros, ask = self._sentences(specs, 0, strict=False) or ([], "")
+        return compose(self.t.style, intros, ask)
 
-    def _sentences(self, specs: Sequence[HopSpec], mask: int, strict: bool) -> list[str] | None:
-        """Intro phrases and the question when the phrase of hop ``i`` gets its own sentence
+    def _sentences(
+        self, specs: Sequence[HopSpec], mask: int, strict: bool
+    ) -> tuple[list[Intro], str] | None:
+        """Phrases said first and the question when the phrase of hop ``i`` is said first
         for every bit ``i`` of ``mask``; None when a split is pointless or a nesting too heavy
         (``strict``; otherwise a too heavy nesting is split where it happens)."""
-        intro: list[str] = []
+        intro: list[Intro] = []
         x = Phrase(self.anchor_text(specs[0])) if specs else Phrase("")
         for i, spec in enumerate(specs):
             last = i == len(specs) - 1
@@ -381,7 +416,9 @@ class Realizer:
                     return None
                 split = True
             if split:
-                intro.append(x.text)
+                human = self._pronoun(specs[i - 1]) == "who"
+                own = possessive(self.t.style, x.ref, human)
+                intro.append(Intro(x.text, x.ref, own))
                 x = Phrase(x.ref, 0, 0, x.ref)
             if last:
                 break
@@ -389,7 +426,7 @@ class Realizer:
             inner = self.phrase(spec, x.text, specs[i - 1].class_id if i else first)
             x = Phrase(inner.text, x.weight + inner.weight, x.depth + 1, inner.ref, inner.of)
         subject = specs[-2].class_id if len(specs) > 1 else ""
-        return [*intro, self.ask(specs[-1], x.text, subject)]
+        return intro, self.ask(specs[-1], x.text, subject)
 
     def _inline(self, x: Phrase, spec: HopSpec, last: bool) -> bool:
         """Whether described phrase ``x`` may be nested into ``spec``'s wording: at most two
@@ -421,102 +458,19 @@ class Realizer:
 
     def _x_last(self, spec: HopSpec) -> bool:
         """Whether a forward hop's facts can be worded before the nested phrase."""
-        of = _fill(self.t.relation(spec.link).of, p=self.plabel(spec.link))
-        return not spec.qualifier and _x_last(of) is not None
+        of = fill(self.t.relation(spec.link).of, p=self.plabel(spec.link))
+        return not spec.qualifier and x_last(of) is not None
 
     def _verb_after_x(self, spec: HopSpec) -> bool:
         """Whether the ask of a forward hop with facts puts its verb right after ``x``."""
         rel = self.t.relation(spec.link)
         p = self.plabel(spec.link)
-        if _WHICH_ASK.match(_fill(rel.ask, p=p)):
+        if WHICH_ASK.match(fill(rel.ask, p=p)):
             return True
-        return bool(_OF_HEAD.match(_fill(rel.of, p=p))) and not spec.qualifier
+        return bool(OF_HEAD.match(fill(rel.of, p=p))) and not spec.qualifier
 
     def _short_ask(self, spec: HopSpec) -> bool:
         """Asks that end with the nested phrase (``Who directed <x>?``)."""
         if not spec.link or spec.link_inverse or spec.constraints or spec.qualifier:
             return False
         return self.t.relation(spec.link).ask.endswith("{x}?")
-
-
-def _ref_noun(of: str) -> str:
-    """The noun a relation's phrase is about: ``the series {x} belongs to`` → ``series``."""
-    m = _OF_HEAD.match(of)
-    if m:
-        return m.group(1)
-    words: list[str] = []
-    for word in of.split()[1:]:
-        if word in _REF_STOP or (words and word.endswith("ed")):
-            break
-        words.append(word)
-    return " ".join(words) or "one"
-
-
-_PLURAL = {"is": "are", "was": "were", "has": "have"}
-
-
-_THAT_X = re.compile(r"^(?:the|a|an) ([\w' -]+?) that (\w.* \{x\})$")
-_BY_X = re.compile(r"^(?:the|a|an) ([\w' -]+?) (\w+) by \{x\}$")
-
-
-def _x_last(of: str) -> tuple[str, Modifier] | None:
-    """A relation phrase that ends with ``{x}`` after a verb, split into its noun and that
-    verb: ``the collection that holds {x}`` → (collection, holds {x}); ``the award received
-    by {x}`` → (award, received by {x} / was received by {x})."""
-    m = _THAT_X.match(of)
-    if m:
-        return m.group(1), Modifier("", m.group(2))
-    m = _BY_X.match(of)
-    if m:
-        return m.group(1), Modifier(f"{m.group(2)} by {{x}}", f"was {m.group(2)} by {{x}}")
-    return None
-
-
-def _compose(sentences: Sequence[str]) -> str:
-    """``Consider A, then B. <question>``."""
-    *intro, ask = sentences
-    if not intro:
-        return capitalize(ask)
-    head = "consider " + ", then ".join(intro)
-    return capitalize(head if head.endswith(".") else head + ".") + " " + capitalize(ask)
-
-
-def _merged(mods: list[Modifier]) -> list[Modifier]:
-    """Facts of one property said once: ``won by A and won by B`` → ``won by A and B``; the
-    merged fact takes the later place (a nested phrase stays last)."""
-    out: list[Modifier] = []
-    for m in mods:
-        prev = next((o for o in out if o.key == m.key), None)
-        slots = [_slot(f) for f in (*m.forms, *(prev.forms if prev else ()))]
-        if prev is None or not all(slots) or prev.forms != m.forms:
-            out.append(m)
-            continue
-        values = (*prev.values, *m.values)
-        out.remove(prev)
-        reduced, verb = _fill_all(m.forms[0], values), _fill_all(m.forms[1], values)
-        out.append(Modifier(reduced, verb, m.key, m.forms, values))
-    return out
-
-
-def _slot(form: str) -> str:
-    """The value placeholder a template ends with, if that is its only one ("" if not)."""
-    for slot in ("{tv}", "{v}"):
-        if form.endswith(slot) and form.count("{") == 1:
-            return slot
-    return "" if form else "-"
-
-
-def _fill_all(form: str, values: Sequence[str]) -> str:
-    if not form:
-        return ""
-    slot = _slot(form)
-    parts = [the(v) if slot == "{tv}" else v for v in values]
-    return form[: -len(slot)] + join_and(parts)
-
-
-def _plural(verb: str) -> str:
-    first, _, rest = verb.partition(" ")
-    return f"{_PLURAL.get(first, first)} {rest}".strip()
-
-
-_REF_STOP = frozenset({"of", "that", "where", "{x}", "by", "who", "in", "won", "held", "known"})

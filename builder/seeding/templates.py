@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from builder.errors import ConfigError
 
@@ -27,10 +28,12 @@ class RelationPhrases(BaseModel):
 
     of: str = ""
     ask: str = ""
+    again: str = Field("", description="The ask when {x} already uses the ask's verb.")
     by: str | None = None
     in_: str | None = Field(None, alias="in")
     is_: str = Field("", alias="is")
     is_in: str = ""
+    linked: str = Field("", description="Verb phrase when the value is a described phrase.")
     noun: str = Field("", description="How a later sentence names the value: 'that <noun>'.")
 
 
@@ -45,6 +48,38 @@ class CriterionPhrases(BaseModel):
     clue_least: str = ""
 
 
+class NameRules(BaseModel):
+    """Which names take "the" in running text (``names.yaml``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    names: list[str] = Field(default_factory=list)
+    classes: dict[str, str] = Field(default_factory=dict)
+    bare: list[str] = Field(default_factory=list)
+    patterns: list[str] = Field(default_factory=list)
+
+    def takes_the(self, label: str, classes: list[str]) -> bool:
+        if label in self.bare:
+            return False
+        if label in self.names or any(re.search(p, label) for p in self.patterns):
+            return True
+        one_word_acronym = " " not in label and len(label) > 1 and label.isupper()
+        return not one_word_acronym and any(c in self.classes for c in classes)
+
+
+class StylePhrases(BaseModel):
+    """How sentences of one question are joined (``style.yaml``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    lead: list[str] = Field(default_factory=list)
+    people: list[str] = Field(default_factory=list)
+    unsure: list[str] = Field(default_factory=list)
+    plural: list[str] = Field(default_factory=list)
+    keep_of: list[str] = Field(default_factory=list)
+    short: dict[str, str] = Field(default_factory=dict)
+
+
 class Templates(BaseModel):
     """Every template file, validated."""
 
@@ -53,11 +88,28 @@ class Templates(BaseModel):
     default: RelationPhrases
     qualifiers: dict[str, str]
     relations: dict[str, RelationPhrases]
+    not_worded: dict[str, str] = Field(default_factory=dict)
     class_relations: dict[str, dict[str, RelationPhrases]] = Field(default_factory=dict)
-    fact_clues: dict[str, str]
-    qualifier_clues: dict[str, str]
+    fact_clues: dict[str, list[str]]
+    qualifier_clues: dict[str, list[str]]
+    person_clues: dict[str, list[str]] = Field(default_factory=dict)
+    more_clues: dict[str, list[str]] = Field(
+        default_factory=dict, description="Clue clauses the clue picker does not prefer."
+    )
+    clue_frames: list[str] = Field(default_factory=list)
     criterion_default: CriterionPhrases
     criteria: dict[str, CriterionPhrases]
+    criteria_classes: dict[str, CriterionPhrases] = Field(default_factory=dict)
+    names: NameRules = Field(default_factory=NameRules)
+    style: StylePhrases = Field(default_factory=StylePhrases)
+
+    @field_validator("fact_clues", "qualifier_clues", "person_clues", "more_clues", mode="before")
+    @classmethod
+    def _variants(cls, value: Any) -> Any:
+        """A clue entry is one clause or a list of them."""
+        if isinstance(value, dict):
+            return {k: [v] if isinstance(v, str) else v for k, v in value.items()}
+        return value
 
     def relation(self, pid: str, class_id: str = "") -> RelationPhrases:
         """A property's phrases; ``class_id`` (the subject's class) may word it its own way
@@ -73,21 +125,24 @@ class Templates(BaseModel):
             {
                 "of": own.of or d.of,
                 "ask": own.ask or d.ask,
+                "again": own.again if own.ask else (own.again or d.again),
                 "by": own.by if own.by is not None else d.by,
                 "in": own.in_ if own.in_ is not None else d.in_,
                 "is": own.is_ or (derive_is(own.by) if own.by else d.is_),
                 "is_in": own.is_in or (derive_is(own.in_) if own.in_ else d.is_in),
+                "linked": own.linked or d.linked,
                 "noun": own.noun or d.noun,
             }
         )
 
-    def criterion(self, pid: str) -> CriterionPhrases:
-        own = self.criteria.get(pid)
+    def criterion(self, pid: str, class_id: str = "") -> CriterionPhrases:
+        """A criterion's phrases; the ranked noun's class may have vague words of its own."""
         d = self.criterion_default
-        if own is None:
-            return d
-        merged = {k: getattr(own, k) or getattr(d, k) for k in CriterionPhrases.model_fields}
-        return CriterionPhrases(**merged)
+        for own in (self.criteria.get(pid), self.criteria_classes.get(class_id)):
+            if own is not None:
+                fields = CriterionPhrases.model_fields
+                d = CriterionPhrases(**{k: getattr(own, k) or getattr(d, k) for k in fields})
+        return d
 
 
 def derive_is(reduced: str) -> str:
@@ -120,15 +175,24 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
     rel = _load("relations.yaml", directory)
     clues = _load("clues.yaml", directory)
     crit = _load("criteria.yaml", directory)
+    names = _load("names.yaml", directory)
+    style = _load("style.yaml", directory)
     return Templates.model_validate(
         {
             "default": rel["default"],
             "qualifiers": rel.get("qualifiers", {}),
             "relations": rel.get("relations", {}),
+            "not_worded": rel.get("not_worded", {}),
             "class_relations": rel.get("classes", {}),
             "fact_clues": clues.get("fact", {}),
             "qualifier_clues": clues.get("qualifier", {}),
+            "clue_frames": clues.get("frames", []),
+            "person_clues": clues.get("person", {}),
+            "more_clues": clues.get("more", {}),
             "criterion_default": crit["default"],
             "criteria": crit.get("criteria", {}),
+            "criteria_classes": crit.get("classes", {}),
+            "names": names,
+            "style": style,
         }
     )

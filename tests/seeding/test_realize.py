@@ -113,8 +113,8 @@ def test_long_chains_are_split_into_sentences(realizer: Realizer) -> None:
     # no phrase carries more than two facts, and the time qualifier cannot attach to a
     # nested phrase
     assert question == (
-        "Consider the person who won the Nobel Prize in Literature and was born in 1899, "
-        "then the novel released in 1952 and written by that person. "
+        "I'm curious about the person who won the Nobel Prize in Literature and was born in "
+        "1899, and the novel released in 1952 and written by that person. "
         "Who won the award received by that novel in 1953?"
     )
 
@@ -154,7 +154,8 @@ def test_text_helpers() -> None:
     assert join_verbs(["was born in 1972", "is a member of Z"]) == (
         "was born in 1972 and is a member of Z"
     )
-    assert join_verbs(["died in 1923", "died in that city"]) == "died in 1923 and in that city"
+    assert join_verbs(["died in 1923", "died in that city"]) == "died in 1923 in that city"
+    assert join_verbs(["is a member of A", "is a member of B"]) == "is a member of A and of B"
     assert the("Nobel Prize in Physics") == "the Nobel Prize in Physics"
     assert the("FIFA") == "FIFA" and the("that award") == "that award"
     assert the("The Booker Prize") == "The Booker Prize"

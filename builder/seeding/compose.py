@@ -1,0 +1,86 @@
+"""Putting a question of several sentences together: a lead for the described phrases that
+get a sentence of their own, and possessives for what an earlier sentence introduced.
+
+``I'm thinking of the film directed by X. Who won the award it received?`` rather than
+``Consider the film directed by X. Who won the award received by that film?``. The lead is
+picked by a stable hash of the text (never Python's ``hash``), so output is deterministic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from builder.seeding.templates import StylePhrases
+from builder.seeding.text import capitalize
+
+# a possessive replaces "the <noun> of <ref>" only for a plain noun ("head of government" is
+# one): no clause, date or second fact inside
+_FUNCTION = frozenset({"and", "in", "by", "with", "for", "on", "at", "from", "to", "as", "or"})
+_DETERMINER = re.compile(r"\b(?:the|a|an|that|which|who|whose|where)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Intro:
+    """A described phrase said in the lead, how later sentences name it (``ref``) and the
+    possessive they may use instead (``"" `` when none reads safely)."""
+
+    text: str
+    ref: str
+    possessive: str = ""
+
+
+def stable_index(text: str, n: int) -> int:
+    """A number in ``range(n)`` from ``text`` (the same on every run and machine)."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return int.from_bytes(digest[:4], "big") % max(n, 1)
+
+
+def possessive(style: StylePhrases, ref: str, human: bool) -> str:
+    """``its`` / ``their`` for ``that <noun>``, or "" when the noun may be a person or not."""
+    noun = ref.removeprefix("that ").removeprefix("those ")
+    if human or noun in style.people:
+        return "their"
+    if noun in style.unsure:
+        return ""
+    return "their" if noun in style.plural else "its"
+
+
+def with_possessive(text: str, ref: str, pronoun: str, keep_of: Sequence[str] = ()) -> str:
+    """``the winner of that award`` → ``its winner`` when ``ref`` occurs once in ``text`` and
+    the noun before it has no determiner or clause of its own (and is not in ``keep_of``)."""
+    if not pronoun or not ref or text.count(ref) != 1:
+        return text
+    at = text.find(f" of {ref}")
+    if at < 0 or text[at + len(f" of {ref}") :][:1] not in ("", " ", "?", ".", ","):
+        return text
+    head = text[:at]
+    start = head.rfind("the ")
+    if start < 0 or (start and head[start - 1] != " "):
+        return text
+    noun = head[start + 4 :]
+    words = noun.split()
+    if not words or _DETERMINER.search(noun) or len(words) > 4 or _FUNCTION & set(words):
+        return text
+    if not all(w.isalpha() or "-" in w for w in words) or noun in keep_of:
+        return text
+    return f"{text[:start]}{pronoun} {noun}{text[at + len(f' of {ref}') :]}"
+
+
+def compose(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:
+    """``<lead with A, and B>. <question>``; each sentence names the phrase just before it by
+    a possessive where it can."""
+    if not intros:
+        return capitalize(ask)
+    parts = [intros[0].text]
+    for prev, cur in itertools.pairwise(intros):
+        parts.append(with_possessive(cur.text, prev.ref, prev.possessive, style.keep_of))
+    ask = with_possessive(ask, intros[-1].ref, intros[-1].possessive, style.keep_of)
+    body = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
+    lead = style.lead[stable_index(body + ask, len(style.lead))] if style.lead else "{x}."
+    # a name ending in a full stop ("Warner Bros.") ends the sentence once
+    first = lead.replace("{x}", body).replace("..", ".")
+    return capitalize(first) + " " + capitalize(ask)

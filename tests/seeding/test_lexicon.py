@@ -1,0 +1,105 @@
+"""The phrase lexicon covers the snapshot: every property the bundled snapshot uses has its
+phrases (relation, clue, criterion), and the data files hold together."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+import yaml
+
+from builder.seeding.templates import load_templates
+
+SNAPSHOT = Path(__file__).resolve().parents[2] / "seeds" / "kb" / "entities.json"
+WORDED = {"wikibase-item", "time", "quantity"}
+_HEDGES = ("I remember", "I think", "I'm fairly sure", "I believe", "If I remember")
+
+
+@lru_cache(maxsize=1)
+def used_properties() -> dict[str, str]:
+    """Property → datatype of every statement in the bundled snapshot."""
+    out: dict[str, str] = {}
+    for entity in json.loads(SNAPSHOT.read_text(encoding="utf-8")):
+        for pid, statements in entity.get("claims", {}).items():
+            for st in statements:
+                out.setdefault(pid, st["mainsnak"].get("datatype", ""))
+    return out
+
+
+def _worded() -> dict[str, str]:
+    t = load_templates()
+    return {p: d for p, d in used_properties().items() if d in WORDED and p not in t.not_worded}
+
+
+def test_every_property_of_the_snapshot_has_relation_phrases() -> None:
+    t = load_templates()
+    missing = sorted(p for p in _worded() if p not in t.relations)
+    assert missing == []
+
+
+def test_every_fact_property_has_a_clue() -> None:
+    t = load_templates()
+    facts = {p for p, d in _worded().items() if d in {"wikibase-item", "time"}}
+    worded = t.fact_clues.keys() | t.more_clues.keys()
+    assert sorted(p for p in facts if p not in worded) == []
+
+
+def test_the_clue_picker_prefers_the_same_properties_as_before() -> None:
+    """Wording must not change which fact a clue states: ``pick_fact_clue`` prefers
+    properties with an entry under ``fact``, so new clauses go under ``more``."""
+    t = load_templates()
+    assert not t.fact_clues.keys() & t.more_clues.keys()
+    assert {"P6", "P35", "P286", "P1037"} <= t.more_clues.keys()
+
+
+def test_every_numeric_property_has_superlatives() -> None:
+    t = load_templates()
+    numeric = {p for p, d in _worded().items() if d == "quantity"}
+    assert sorted(p for p in numeric if p not in t.criteria) == []
+
+
+def test_not_worded_lists_only_properties_the_snapshot_has_or_codes() -> None:
+    t = load_templates()
+    assert "P31" in t.not_worded and all(reason for reason in t.not_worded.values())
+
+
+@pytest.mark.parametrize("kind", ["fact", "qualifier"])
+def test_clue_entries_use_only_known_slots(kind: str) -> None:
+    t = load_templates()
+    entries = {**t.fact_clues, **t.more_clues} if kind == "fact" else t.qualifier_clues
+    for pid, forms in entries.items():
+        for form in forms:
+            assert set(re.findall(r"\{(\w+)\}", form)) <= {"v", "tv", "a", "p"}, (pid, form)
+            # a clause goes in a frame that hedges already: no "I think I remember …"
+            assert form.endswith(".") or not form.startswith(_HEDGES), (pid, form)
+    assert all("{c}" in f or "{C}" in f for f in t.clue_frames)
+
+
+def test_vague_superlatives_never_name_the_criterion() -> None:
+    t = load_templates()
+    giveaways = {"P2049": "wid", "P2048": "tall", "P2047": "long", "P2130": "expensive"}
+    for pid, stem in giveaways.items():
+        phrases = t.criterion(pid)
+        assert stem not in phrases.vague and stem not in phrases.vague_least, pid
+
+
+@pytest.mark.parametrize("name", ["relations", "clues", "criteria", "names", "style"])
+def test_lexicon_files_have_no_duplicate_keys(name: str) -> None:
+    """YAML keeps the last of two equal keys silently; a reviewer's entry must not vanish."""
+    duplicates: list[object] = []
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    def mapping(loader: yaml.SafeLoader, node: yaml.MappingNode) -> dict[object, object]:
+        keys = [loader.construct_object(k) for k, _ in node.value]
+        duplicates.extend(k for k in set(keys) if keys.count(k) > 1)
+        return loader.construct_mapping(node)
+
+    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, mapping)
+    path = Path(__file__).resolve().parents[2] / "builder" / "prompts" / "templates"
+    yaml.load((path / f"{name}.yaml").read_text(encoding="utf-8"), Loader)
+    assert duplicates == []
