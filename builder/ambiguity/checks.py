@@ -21,7 +21,15 @@ from builder.seeding.facts import Facts
 from builder.seeding.resolve import fits
 from builder.seeding.text import leaks
 
-CHECKS = ("unique", "ambiguous", "solvable", "consequential", "no_leakage", "retrievable")
+CHECKS = (
+    "unique",
+    "ambiguous",
+    "solvable",
+    "consequential",
+    "no_leakage",
+    "retrievable",
+    "oracle_solvable",
+)
 
 
 class CheckResult(BaseModel):
@@ -153,6 +161,12 @@ def check_retrievable(facts: Facts, sample: Sample, info: GeneratorInfo) -> Chec
     return CheckResult(name="retrievable", passed=True, detail="; ".join(ranks))
 
 
+def _oracle_check(facts: Facts, sample: Sample) -> CheckResult:
+    from builder.ambiguity.oracle_check import check_oracle_solvable  # imports CheckResult
+
+    return check_oracle_solvable(facts, sample)
+
+
 def run_checks(store: KnowledgeStore, sample: Sample, *, facts: Facts | None = None) -> CheckReport:
     """All six checks on one sample (``facts`` shares caches across many samples)."""
     facts = facts or Facts(store)
@@ -170,5 +184,6 @@ def run_checks(store: KnowledgeStore, sample: Sample, *, facts: Facts | None = N
         check_consequential(facts, sample, info),
         check_no_leakage(sample),
         check_retrievable(facts, sample, info),
+        _oracle_check(facts, sample),
     ]
     return CheckReport(sample_id=sample.id, passed=all(r.passed for r in results), results=results)

@@ -61,7 +61,7 @@ class Episode:
         user: SimulatedUser,
         limits: Limits,
     ) -> None:
-        self.sample = sample  # privileged: only the scripted baselines read it
+        self.sample = sample  # privileged: only the oracle: reference policies read it
         self.run = run
         self.question = (
             sample.unambiguous_question if run.ablation == "unambiguous" else sample.question

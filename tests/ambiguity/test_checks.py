@@ -55,6 +55,7 @@ def test_good_sample_passes_all(mini: KnowledgeStore, good: Sample) -> None:
         "consequential",
         "no_leakage",
         "retrievable",
+        "oracle_solvable",
     ]
 
 
@@ -151,7 +152,7 @@ def test_retrievable_rejects_evidence_search_cannot_find(
 def test_a_sample_without_plan_fails_every_check(mini: KnowledgeStore, good: Sample) -> None:
     bare = good.model_copy(update={"provenance": Provenance()})
     report = run_checks(mini, bare)
-    assert not report.passed and len(report.failed()) == 6
+    assert not report.passed and len(report.failed()) == 7
     assert "no readable plan" in report.results[0].detail
 
 
