@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from builder.evaluation.harness import Limits
-from builder.evaluation.io import read_trajectories
+from builder.evaluation.io import read_for_scoring
 from builder.evaluation.metrics import Metrics
 from builder.evaluation.runner import run_agent
 from builder.evaluation.scorer import score
@@ -58,5 +58,5 @@ def run_baselines(
             limits=Limits(top_k=ORACLE_TOP_K),
             fresh=fresh,
         )
-        results[name] = score(samples, read_trajectories(out), heavy_search=heavy_search)
+        results[name] = score(samples, read_for_scoring(out), heavy_search=heavy_search)
     return results
