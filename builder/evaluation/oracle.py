@@ -155,8 +155,62 @@ def _by_year(cands: Sequence[Candidate], reply: str) -> Candidate | None:
     return max(before, key=lambda p: p[0])[1] if before else None
 
 
+_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s*(million|billion))?")
+_SCALE = {"million": 1e6, "billion": 1e9}
+
+
+def _numbers_near(text: str, words: set[str]) -> list[tuple[int, float]]:
+    """(distance in characters to the nearest clue word, value) of each number in ``text``;
+    a bare year-like integer (1000-2100) is not a measure."""
+    low = text.casefold()
+    spots = [m.start() for w in words for m in re.finditer(rf"\b{re.escape(w)}", low)]
+    if not spots:
+        return []
+    out = []
+    for m in _NUMBER.finditer(text):
+        whole, frac, scale = m.group(1), m.group(2), m.group(3)
+        if "," not in whole and not frac and not scale and 1000 <= int(whole) <= 2100:
+            continue
+        value = float(whole.replace(",", "") + (f".{frac}" if frac else ""))
+        value *= _SCALE.get((scale or "").casefold(), 1.0)
+        out.append((min(abs(m.start() - p) for p in spots), value))
+    return out
+
+
+def _by_number(
+    cands: Sequence[Candidate], goal: str, reply: str, search: SearchFn
+) -> Candidate | None:
+    """A vague superlative resolved by the reply's measure ("I meant by radius"): each
+    candidate's own result for its label and the measure words, the number nearest those
+    words, the largest (or the smallest, for "smallest", "least", "lowest", …)."""
+    smallest_words = load_word_list("oracle_smallest.txt")
+    measure = clue_words(reply) - smallest_words - load_word_list("oracle_superlatives.txt")
+    if not measure:
+        return None
+    words = set(normalize(goal).split()) | set(normalize(reply).split())
+    smallest = bool(words & smallest_words)
+    values: list[tuple[float, int, Candidate]] = []
+    for i, c in enumerate(cands):
+        for h in search(f"{c.label} {' '.join(sorted(measure))}"):
+            if (h.entity_id and h.entity_id == c.id) or normalize(h.title) == normalize(c.label):
+                near = _numbers_near(h.snippet, measure)
+                if near:
+                    values.append((min(near)[1], i, c))
+                break
+    if len(values) < 2:
+        return None
+    pick = min(values) if smallest else max(values, key=lambda v: (v[0], -v[1]))
+    return pick[2]
+
+
 def choose(
-    cands: Sequence[Candidate], hits: Sequence[Hit], reply: str, search: SearchFn
+    cands: Sequence[Candidate],
+    hits: Sequence[Hit],
+    reply: str,
+    search: SearchFn,
+    *,
+    kind: str = "",
+    goal: str = "",
 ) -> Candidate | None:
     """The candidate the results support best: a candidate the reply itself names is not
     the one meant ("it came after X"); a year picks among dated versions; else clue words
@@ -169,6 +223,10 @@ def choose(
     dated = _by_year(pool, reply)
     if dated is not None:
         return dated
+    if kind == "criteria":
+        measured = _by_number(pool, goal, reply, search)
+        if measured is not None:
+            return measured
     ranked = rank_candidates(pool, hits)
     clue = clue_words(reply)
     if not clue:
@@ -245,7 +303,7 @@ def walk(
             out.queries.append(query)
             hits = search(query)
         if ambiguous:
-            chosen = choose(cp.candidates, hits, said, search)
+            chosen = choose(cp.candidates, hits, said, search, kind=cp.ambiguity_type, goal=cp.goal)
             gold = target_of(sample, cp)
             if chosen is None:
                 return _stop(out, cp, f"no candidate in the results of {query!r}")

@@ -74,7 +74,7 @@ def test_the_scorers_reader_names_line_and_field_and_scores_the_same(tmp_path: P
         read_for_scoring(p)
     assert "t.jsonl:1" in str(info.value) and "events[0].answer" in str(info.value)
     p.write_text('{"sample_id": "a", "usage": {"input_tokens": "many"}}\n')
-    with pytest.raises(InputError, match="usage.input_tokens"):
+    with pytest.raises(InputError, match=r"usage\.input_tokens"):
         read_for_scoring(p)
     # the slim records score exactly like the full ones
     samples = three_samples()

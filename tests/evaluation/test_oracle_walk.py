@@ -125,3 +125,29 @@ def test_oracle_solvable_check(store: KnowledgeStore) -> None:
     res = check_oracle_solvable(facts, bad)
     assert not res.passed and res.detail.startswith("hop 1: results of")
     assert "'Super Mario Odyssey' first" in res.detail
+
+
+def test_a_measure_in_the_reply_compares_the_candidates_numbers() -> None:
+    cands = [
+        Candidate(id="N", label="Neptune", downstream_answer="x"),
+        Candidate(id="J", label="Jupiter", downstream_answer="y"),
+        Candidate(id="M", label="Mercury", downstream_answer="z"),
+    ]
+    snippets = {
+        "Neptune": "It has a mean radius of 24,622 kilometres, found in 1846.",
+        "Jupiter": "Its mean radius is 69,911 kilometres.",
+        "Mercury": "Mercury has a radius of 2,439.7 kilometres.",
+    }
+
+    def search(q: str) -> list[SearchResult]:
+        name = q.split()[0]
+        return [SearchResult(title=name, snippet=snippets[name], entity_id=name[0])]
+
+    def pick(goal: str, reply: str) -> str:
+        got = choose(cands, [], reply, search, kind="criteria", goal=goal)
+        return got.label if got else ""
+
+    assert pick("Which is the biggest planet?", "I meant by radius.") == "Jupiter"
+    assert pick("Which is the smallest planet?", "I meant by radius.") == "Mercury"
+    # no result shows the measure: nothing to read, no candidate chosen
+    assert pick("Which is the biggest planet?", "I meant by mass.") == ""
