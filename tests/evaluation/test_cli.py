@@ -162,6 +162,12 @@ def test_report_compares_guided_and_neutral_runs(tmp_path: Path) -> None:
     # recall 0/4 → 1/4: +25.0 points; ask turns 0 → 1/3 per sample
     row = next(line for line in text.splitlines() if "openai:m [none]" in line)
     assert "+25.0" in row and "+0.3" in row
+    assert "reference policies" not in text
+    console = Console(width=200, record=True)
+    print_metrics_table({"oracle:ask": named["guided"], "openai:m": named["neutral"]}, console)
+    text = console.export_text()
+    assert "oracle:ask: reference policies that read the gold decomposition" in text
+    assert "openai:m:" not in text
 
 
 def test_score_reads_a_folder_written_by_the_export_stage(tmp_path: Path) -> None:
