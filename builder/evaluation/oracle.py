@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal, Protocol
 
 from builder.evaluation.matching import normalize
@@ -80,7 +81,10 @@ def hop_query(goal: str, previous: str, reply: str = "") -> str:
     return " ".join(dict.fromkeys(_words(text)))
 
 
+@lru_cache(maxsize=1 << 16)
 def _phrase(text: str) -> str:
+    """`` normalized text `` (cached: the same titles, snippets and labels come back for
+    every sample of a run)."""
     return f" {normalize(text)} "
 
 
@@ -104,21 +108,23 @@ def rank_candidates(cands: Sequence[Candidate], hits: Sequence[Hit]) -> list[Can
     """Candidates whose own page is in the results (in rank order), then those a result's
     title or snippet names (in rank order, then by position in the snippet)."""
     order: list[Candidate] = []
+    taken: set[int] = set()  # by position: comparing pydantic records is slow
     for h in hits:
-        t = normalize(h.title)
-        order += [
-            c
-            for c in cands
-            if c not in order and ((h.entity_id and h.entity_id == c.id) or t == normalize(c.label))
-        ]
+        t = _phrase(h.title)
+        for i, c in enumerate(cands):
+            if i not in taken and ((h.entity_id and h.entity_id == c.id) or t == _phrase(c.label)):
+                order.append(c)
+                taken.add(i)
     for h in hits:
         text = _phrase(f"{h.title} . {h.snippet}")
         named = []
-        for c in cands:
+        for i, c in enumerate(cands):
             label = _phrase(c.label)
-            if c not in order and label.strip() and label in text:
-                named.append((text.index(label), c))
-        order += [c for _, c in sorted(named, key=lambda p: p[0])]
+            if i not in taken and label.strip() and label in text:
+                named.append((text.index(label), i))
+        for _, i in sorted(named):
+            order.append(cands[i])
+            taken.add(i)
     return order
 
 
