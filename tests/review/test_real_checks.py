@@ -90,6 +90,7 @@ def test_inspector_fix_reruns_the_real_six_checks(
             "consequential",
             "no_leakage",
             "retrievable",
+            "oracle_solvable",
         }
         assert checks["no_leakage"] is False  # the re-run caught the inspector's leaky clue
 
