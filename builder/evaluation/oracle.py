@@ -134,6 +134,14 @@ def clue_words(reply: str) -> set[str]:
     return {normalize(w) for w in _words(reply) if w.casefold() not in filler and normalize(w)}
 
 
+def clue_text(reply: str) -> str:
+    """Those words as the reply wrote them, for a query (the search backend tokenizes
+    ``Schleswig-Holstein`` itself; the normalized ``schleswigholstein`` would match nothing)."""
+    filler = load_word_list("oracle_filler.txt")
+    kept = (w for w in _words(reply) if w.casefold() not in filler and normalize(w))
+    return " ".join(dict.fromkeys(kept))
+
+
 def support(c: Candidate, hits: Sequence[Hit], clue: set[str]) -> int:
     """How many clue words the results about ``c`` (its page, or naming it) show."""
     label = _phrase(c.label)
@@ -242,7 +250,7 @@ def choose(
     scores = [support(c, hits, clue) if c in ranked else 0 for c in order]
     best = max(scores, default=0)
     if best == 0 or scores.count(best) > 1:
-        words = " ".join(sorted(clue))
+        words = clue_text(reply)
         for i, c in enumerate(order):
             scores[i] = max(scores[i], support(c, search(f"{c.label} {words}"), clue))
     top = max(scores, default=0)
@@ -297,14 +305,14 @@ def walk(
         if ambiguous and ask is not None and policy == "always":
             reply = ask(cp) or ""
         elif ambiguous and ask is not None and policy == "on_conflict":
-            first = hop_query(cp.goal, previous, " ".join(clue_words(extra)))
+            first = hop_query(cp.goal, previous, clue_text(extra))
             out.queries.append(first)
             hits = search(first)
             if len(rank_candidates(cp.candidates, hits)) >= 2:
                 reply = ask(cp) or ""
                 hits = None
         said = f"{reply} {extra}".strip()
-        query = hop_query(cp.goal, previous, " ".join(clue_words(said)))
+        query = hop_query(cp.goal, previous, clue_text(said))
         if hits is None:
             out.queries.append(query)
             hits = search(query)
