@@ -63,6 +63,12 @@ class Settings(BaseSettings):
     openai_api_key: SecretStr | None = Field(
         None, validation_alias=AliasChoices("OPENAI_API_KEY", "DISCOBENCH_OPENAI_API_KEY")
     )
+    llm_max_tokens: int = Field(
+        512, ge=1, description="max_tokens of each agent model call (caps runaway replies)."
+    )
+    llm_timeout: float = Field(
+        300.0, gt=0, description="Seconds per model call; a timeout is not retried."
+    )
 
     label_studio_url: str = Field(
         "http://127.0.0.1:8080",

@@ -278,7 +278,7 @@ def step_export(runner: BuildRunner, opts: BuildOptions) -> None:
 
 
 def step_eval(runner: BuildRunner, opts: BuildOptions) -> None:
-    """Run the offline baselines on the exported dataset; metrics JSON per run."""
+    """Run the ``oracle:`` reference policies on the exported dataset; metrics JSON per run."""
     from builder.evaluation import load_dataset, run_baselines
     from builder.kb.store import KnowledgeStore
 
@@ -297,7 +297,7 @@ def step_eval(runner: BuildRunner, opts: BuildOptions) -> None:
         payload = {name: m.model_dump(mode="json") for name, m in results.items()}
         metrics_path.parent.mkdir(parents=True, exist_ok=True)
         metrics_path.write_text(json.dumps(payload, indent=2), encoding="utf-8")
-        return f"{len(results)} baseline runs on {len(samples)} samples → {ws.runs_dir}"
+        return f"{len(results)} oracle runs on {len(samples)} samples → {ws.runs_dir}"
 
     runner.step("eval", key, [metrics_path], run, lambda: "baseline metrics unchanged")
 

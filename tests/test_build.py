@@ -33,8 +33,8 @@ def test_build_runs_every_stage_offline_and_resumes(tmp_path: Path):
     assert "have **not** passed human review" in (export / "README.md").read_text()
 
     metrics = baseline_metrics(Workspace(ws))
-    guess, ask = metrics["direct-guess"], metrics["search-then-ask"]
-    unamb = metrics["direct-guess (unambiguous)"]
+    guess, ask = metrics["oracle:direct-guess"], metrics["oracle:search-then-ask"]
+    unamb = metrics["oracle:direct-guess (unambiguous)"]
     # the two orderings, on the bundled samples
     assert ask.ambiguous_checkpoint_pass is not None and guess.ambiguous_checkpoint_pass is not None
     assert ask.ambiguous_checkpoint_pass > guess.ambiguous_checkpoint_pass

@@ -1,4 +1,4 @@
-"""The seven automatic checks, run on a Sample and the store alone.
+"""The eight automatic checks, run on a Sample and the store alone.
 
 The sample's plan (``Provenance.generator``, a :class:`GeneratorInfo`) says what each hop's
 description is as a query, and how each ambiguous hop was weakened; every check re-runs those
@@ -30,6 +30,7 @@ CHECKS = (
     "no_leakage",
     "retrievable",
     "certified",
+    "oracle_solvable",
 )
 
 
@@ -170,6 +171,12 @@ def check_retrievable(facts: Facts, sample: Sample, info: GeneratorInfo) -> Chec
     return CheckResult(name="retrievable", passed=True, detail="; ".join(ranks))
 
 
+def _oracle_check(facts: Facts, sample: Sample) -> CheckResult:
+    from builder.ambiguity.oracle_check import check_oracle_solvable  # imports CheckResult
+
+    return check_oracle_solvable(facts, sample)
+
+
 def check_certified(certifier: Certifier, sample: Sample, info: GeneratorInfo) -> CheckResult:
     """Every checkpoint's certificate re-computed from the store and the declarations: the
     description still has exactly the answers it claims over a set complete in the world."""
@@ -202,8 +209,9 @@ def run_checks(
     facts: Facts | None = None,
     certifier: Certifier | None = None,
 ) -> CheckReport:
-    """All seven checks on one sample (``facts`` and ``certifier`` share caches across many
+    """All eight checks on one sample (``facts`` and ``certifier`` share caches across many
     samples)."""
+
     facts = facts or Facts(store)
     certifier = certifier or Certifier.from_settings(facts)
     info = read_plan(sample)
@@ -221,5 +229,6 @@ def run_checks(
         check_no_leakage(sample),
         check_retrievable(facts, sample, info),
         check_certified(certifier, sample, info),
+        _oracle_check(facts, sample),
     ]
     return CheckReport(sample_id=sample.id, passed=all(r.passed for r in results), results=results)

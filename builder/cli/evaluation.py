@@ -58,8 +58,8 @@ def run_cmd(
         str,
         typer.Option(
             "--agent",
-            help="openai:MODEL, baseline:direct-guess, baseline:search-then-ask, "
-            "baseline:oracle-ask.",
+            help="openai:MODEL, or a reference policy that reads the gold decomposition: "
+            "oracle:direct-guess, oracle:search-then-ask, oracle:ask.",
         ),
     ],
     out: Annotated[Path, typer.Option("--out", help="Trajectories JSONL (appended; resumes).")],

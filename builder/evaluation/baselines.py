@@ -1,5 +1,8 @@
-"""Run the three offline baselines (and direct-guess under the unambiguous ablation) and
-score them: what ``discobench build`` shows to prove the pipeline end to end offline."""
+"""Run the three ``oracle:`` reference policies (and direct-guess under the unambiguous
+ablation) and score them: what ``discobench build`` shows to prove the pipeline end to end
+offline, and that the samples are solvable by search. They read the gold decomposition:
+reference points, not agents. They search with the top ``SEARCH_K`` (10) results, the
+depth the ``retrievable`` and ``oracle_solvable`` checks use."""
 
 from __future__ import annotations
 
@@ -7,7 +10,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from builder.evaluation.io import read_trajectories
+from builder.evaluation.harness import Limits
+from builder.evaluation.io import read_for_scoring
 from builder.evaluation.metrics import Metrics
 from builder.evaluation.runner import run_agent
 from builder.evaluation.scorer import score
@@ -17,12 +21,13 @@ if TYPE_CHECKING:
     from builder.kb.store import KnowledgeStore
 
 BASELINE_RUNS: tuple[tuple[str, str, str], ...] = (
-    # (display name, agent, ablation)
-    ("direct-guess", "baseline:direct-guess", "none"),
-    ("search-then-ask", "baseline:search-then-ask", "none"),
-    ("oracle-ask", "baseline:oracle-ask", "none"),
-    ("direct-guess (unambiguous)", "baseline:direct-guess", "unambiguous"),
+    # (display name, reference policy, ablation)
+    ("oracle:direct-guess", "oracle:direct-guess", "none"),
+    ("oracle:search-then-ask", "oracle:search-then-ask", "none"),
+    ("oracle:ask", "oracle:ask", "none"),
+    ("oracle:direct-guess (unambiguous)", "oracle:direct-guess", "unambiguous"),
 )
+ORACLE_TOP_K = 10
 
 
 def run_baselines(
@@ -38,7 +43,8 @@ def run_baselines(
     """Trajectories in ``out_dir/<name>.jsonl``; returns display name → metrics."""
     results: dict[str, Metrics] = {}
     for name, agent, ablation in BASELINE_RUNS:
-        slug = name.replace(" ", "").replace("(", "-").replace(")", "")
+        slug = name.replace("oracle:", "oracle-").replace(" ", "").replace("(", "-")
+        slug = slug.replace(")", "")
         out = Path(out_dir) / f"{slug}.jsonl"
         run_agent(
             samples,
@@ -49,7 +55,8 @@ def run_baselines(
             concurrency=concurrency,
             progress=progress,
             search_cache_dir=Path(out_dir) / "search-cache",
+            limits=Limits(top_k=ORACLE_TOP_K),
             fresh=fresh,
         )
-        results[name] = score(samples, read_trajectories(out), heavy_search=heavy_search)
+        results[name] = score(samples, read_for_scoring(out), heavy_search=heavy_search)
     return results

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from builder.errors import InputError
-from builder.evaluation.io import gc_paused, load_dataset, read_trajectories
+from builder.evaluation.io import gc_paused, load_dataset, read_for_scoring
 from builder.evaluation.metrics import Metrics
 from builder.evaluation.report import load_metrics_runs, plot_report, run_name
 from builder.evaluation.runner import RunSummary, run_agent
@@ -23,7 +23,7 @@ def score_files(
         )
     with gc_paused():
         samples = load_dataset(dataset)
-        trajs = read_trajectories(trajectories)
+        trajs = read_for_scoring(trajectories)
         metrics = score(samples, trajs, heavy_search=heavy_search)
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)

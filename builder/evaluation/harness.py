@@ -61,7 +61,7 @@ class Episode:
         user: SimulatedUser,
         limits: Limits,
     ) -> None:
-        self.sample = sample  # privileged: only the scripted baselines read it
+        self.sample = sample  # privileged: only the oracle: reference policies read it
         self.run = run
         self.question = (
             sample.unambiguous_question if run.ablation == "unambiguous" else sample.question
@@ -120,9 +120,16 @@ class Episode:
         self.events.append(event)
         return reply.reply
 
-    def answer(self, answer: str, checkpoints: dict[str, str] | None = None) -> None:
+    def answer(
+        self, answer: str, checkpoints: dict[str, str] | None = None, *, in_text: bool = False
+    ) -> None:
+        """End the episode; ``in_text``: the agent's plain-text reply taken as the answer
+        (marked ``answered_in_text`` on the event)."""
         self._open()
-        self.events.append(AnswerEvent(answer=answer, checkpoints=checkpoints))
+        event = AnswerEvent(answer=answer, checkpoints=checkpoints)
+        if in_text:
+            event.answered_in_text = True  # type: ignore[attr-defined]  # extra field
+        self.events.append(event)
         self.answered = True
         self.termination = "answer"
 
@@ -130,15 +137,22 @@ class Episode:
         """An event ignored by the metrics (tool_error, model, end …)."""
         self.events.append(OtherEvent(type=kind, **data))
 
-    def record_call(self, result: ChatResult) -> None:
-        """Token accounting of one agent model call (also logged as a ``model`` event)."""
+    def record_call(self, result: ChatResult, *, from_text: int = 0) -> None:
+        """Token accounting of one agent model call (also logged as a ``model`` event, with
+        the server's ``finish_reason`` and how many tool calls were parsed from text)."""
         self.turns += 1
         self.usage = self.usage + result.usage
+        extra: dict[str, Any] = {}
+        if result.finish_reason:
+            extra["finish_reason"] = result.finish_reason
+        if from_text:
+            extra["from_text"] = from_text
         self.note(
             "model",
             input_tokens=result.usage.input_tokens,
             output_tokens=result.usage.output_tokens,
             cached=result.cached,
+            **extra,
         )
 
     def trajectory(self, error: str | None = None) -> Trajectory:

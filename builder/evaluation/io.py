@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from builder.errors import InputError
 from builder.records.sample import Sample
-from builder.records.trajectory import Trajectory
+from builder.records.trajectory import RunInfo, Trajectory
 from builder.samples_io import read_jsonl, read_samples
 
 
@@ -151,3 +151,78 @@ class TrajectoryWriter:
 
     def close(self) -> None:
         self._fh.close()
+
+
+# --- the scorer's view of a trajectory ---------------------------------------------------
+# ``eval score`` validates what the metrics read and skips the rest: search results,
+# queries, replies and extra fields are never turned into Python objects, which is most of
+# the cost of loading a big file (pydantic parses them in Rust and drops them).
+
+
+class _Slim(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class ScoreEvent(_Slim):
+    """Any event; ``answer`` is required on answer events and ``question`` on asks (checked
+    by :func:`read_for_scoring`, which names the line)."""
+
+    type: str
+    question: str | None = None
+    target: int | None = None
+    answer: str | None = None
+    checkpoints: dict[str, str] | None = None
+
+    @property
+    def has_target(self) -> bool:
+        return "target" in self.model_fields_set
+
+
+_REQUIRED = {"answer": "answer", "ask": "question"}
+
+
+class ScoreUsage(_Slim):
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class ScoreTrajectory(_Slim):
+    """A trajectory line as the scorer reads it (same field rules as :class:`Trajectory`
+    for every field a metric uses)."""
+
+    sample_id: str
+    run: RunInfo = Field(default_factory=RunInfo)
+    events: list[ScoreEvent] = Field(default_factory=list)
+    usage: ScoreUsage = Field(default_factory=ScoreUsage)
+    error: str | None = None
+
+
+def read_for_scoring(path: Path | str) -> list[ScoreTrajectory]:
+    """Every line of a trajectories file, validated as the scorer needs (file:line errors
+    like :func:`read_trajectories`)."""
+    with gc_paused():
+        lines = list(read_jsonl(path, ScoreTrajectory, what="trajectory"))
+    for lineno, traj in enumerate(lines, start=1):
+        for pos, ev in enumerate(traj.events):
+            need = _REQUIRED.get(ev.type)
+            if need is not None and getattr(ev, need) is None:
+                raise InputError(
+                    f"invalid trajectory: Field required ({ev.type} event without {need!r})",
+                    path=Path(path),
+                    line=_line_of(Path(path), lineno),
+                    field=f"events[{pos}].{need}",
+                    hint="fix that event so it matches the Trajectory record "
+                    "(see `discobench schema`)",
+                )
+    return lines
+
+
+def _line_of(path: Path, nth: int) -> int:
+    """The file line of the ``nth`` non-blank line (errors only)."""
+    with path.open(encoding="utf-8") as fh:
+        seen = 0
+        for lineno, raw in enumerate(fh, start=1):
+            seen += bool(raw.strip())
+            if seen == nth:
+                return lineno
+    return nth

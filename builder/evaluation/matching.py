@@ -30,3 +30,39 @@ def match(pred: str | None, gold: str, aliases: Iterable[str] = ()) -> bool:
     if not p:
         return False
     return p == normalize(gold) or any(p == normalize(a) for a in aliases)
+
+
+class Matcher:
+    """:func:`match` with each distinct string normalized once (one scoring pass: agents
+    mostly state the gold strings themselves, and wrong answers repeat)."""
+
+    def __init__(self) -> None:
+        self._memo: dict[str, str] = {}
+
+    def norm(self, s: str) -> str:
+        n = self._memo.get(s)
+        if n is None:
+            n = self._memo[s] = normalize(s)
+        return n
+
+    def match(self, pred: str | None, gold: str, aliases: Iterable[str] = ()) -> bool:
+        if pred is None:
+            return False
+        memo = self._memo  # inlined lookups: this runs for every checkpoint of a run
+        p = memo.get(pred)
+        if p is None:
+            p = memo[pred] = normalize(pred)
+        if not p:
+            return False
+        g = memo.get(gold)
+        if g is None:
+            g = memo[gold] = normalize(gold)
+        if p == g:
+            return True
+        for a in aliases:
+            n = memo.get(a)
+            if n is None:
+                n = memo[a] = normalize(a)
+            if p == n:
+                return True
+        return False

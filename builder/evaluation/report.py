@@ -239,6 +239,13 @@ def print_metrics_table(named_metrics: dict[str, Metrics], console: Console | No
     comparison = settings_table(named_metrics)
     if comparison is not None:
         console.print(comparison)
+    oracles = [n for n in named_metrics if n.startswith("oracle:")]
+    if oracles:
+        console.print(
+            f"[dim]{', '.join(escape(n) for n in oracles)}: reference policies that read the "
+            "gold decomposition (checkpoints, gold answers, candidates), not agents; they "
+            "show the samples are solvable by search.[/]"
+        )
 
 
 def print_full_report(named: dict[str, Metrics], console: Console | None = None) -> None:

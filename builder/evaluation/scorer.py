@@ -16,9 +16,11 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from builder.errors import InputError
-from builder.evaluation.matching import match
+from builder.evaluation.io import ScoreEvent, ScoreTrajectory
+from builder.evaluation.matching import Matcher
 from builder.evaluation.metrics import (
     DIFFICULTIES,
     PROFILES,
@@ -31,7 +33,7 @@ from builder.evaluation.metrics import (
 )
 from builder.evaluation.targets import match_target
 from builder.records.sample import AMBIGUITY_TYPES, DOMAINS, Sample
-from builder.records.trajectory import AnswerEvent, AskEvent, RunInfo, SearchEvent, Trajectory
+from builder.records.trajectory import AnswerEvent, AskEvent, RunInfo, Trajectory
 
 
 def _ratio(num: float, den: float) -> float | None:
@@ -63,33 +65,42 @@ class _Episode:
     notes: list[str] = field(default_factory=list)
 
 
-def _episode(sample: Sample, traj: Trajectory | None) -> _Episode:
+Line = Trajectory | ScoreTrajectory
+"""What the scorer reads: full records, or the slim ones of ``read_for_scoring``."""
+
+_Answer = AnswerEvent | ScoreEvent
+_Ask = AskEvent | ScoreEvent
+
+
+def _episode(sample: Sample, traj: Line | None, m: Matcher) -> _Episode:
     events = traj.events if traj is not None else []
     errored = traj is not None and traj.error is not None
     indexes = {cp.index for cp in sample.checkpoints}
-    last_answer: AnswerEvent | None = None
+    last_answer: _Answer | None = None
     asks: list[tuple[int, int | None]] = []
     n_search = 0
     first_search: int | None = None
     assigned = invalid = 0
     for pos, ev in enumerate(events):
-        if isinstance(ev, AnswerEvent):
-            last_answer = ev
-        elif isinstance(ev, SearchEvent):
+        kind = ev.type  # full records are typed by it; slim ones carry it
+        if kind == "answer":
+            last_answer = cast(_Answer, ev)
+        elif kind == "search":
             n_search += 1
             if first_search is None:
                 first_search = pos
-        elif isinstance(ev, AskEvent):
-            target = ev.target
-            if not ev.has_target:
-                target = match_target(ev.question, sample.checkpoints)
+        elif kind == "ask":
+            ask = cast(_Ask, ev)
+            target = ask.target
+            if not ask.has_target:
+                target = match_target(ask.question or "", sample.checkpoints)
                 assigned += 1
             if target is not None and target not in indexes:
                 invalid += 1
                 target = None
             asks.append((pos, target))
-    final = last_answer.answer if last_answer is not None else None
-    correct = not errored and match(final, sample.answer, sample.answer_aliases)
+    final = last_answer.answer if last_answer is not None else None  # str (validated)
+    correct = not errored and m.match(final, sample.answer, sample.answer_aliases)
     stated = (last_answer.checkpoints or {}) if last_answer is not None else {}
     last_index = sample.checkpoints[-1].index
     passed: dict[int, bool] = {}
@@ -98,27 +109,33 @@ def _episode(sample: Sample, traj: Trajectory | None) -> _Episode:
         if pred is None and cp.index == last_index:
             pred = final
         ok = not errored and last_answer is not None
-        passed[cp.index] = ok and match(pred, cp.answer, cp.answer_aliases)
+        passed[cp.index] = ok and m.match(pred, cp.answer, cp.answer_aliases)
     tokens = (traj.usage.input_tokens, traj.usage.output_tokens) if traj is not None else (0, 0)
     return _Episode(correct, passed, asks, n_search, first_search, assigned, invalid, tokens)
 
 
+def _run_key(run: RunInfo) -> str:
+    extra = run.model_extra
+    if not extra:  # the common case, without a JSON round trip
+        return f"{run.agent}\x00{run.setting}\x00{run.ablation}"
+    return json.dumps(run.model_dump(mode="json"), sort_keys=True)
+
+
 def _dedupe(
-    samples: Sequence[Sample], trajectories: Iterable[Trajectory]
-) -> tuple[dict[str, Trajectory], int, int, int, list[RunInfo]]:
+    samples: Sequence[Sample], trajectories: Iterable[Line]
+) -> tuple[dict[str, Line], int, int, int, list[RunInfo]]:
     """Last line per (sample_id, run) wins; returns by-id map, read, duplicates, unknown, runs."""
     known = {s.id for s in samples}
-    latest: dict[tuple[str, str], Trajectory] = {}
+    latest: dict[tuple[str, str], Line] = {}
     read = unknown = 0
     for traj in trajectories:
         read += 1
         if traj.sample_id not in known:
             unknown += 1
             continue
-        run_key = json.dumps(traj.run.model_dump(mode="json"), sort_keys=True)
-        latest[(traj.sample_id, run_key)] = traj
+        latest[(traj.sample_id, _run_key(traj.run))] = traj
     kept = read - unknown
-    by_id: dict[str, Trajectory] = {}
+    by_id: dict[str, Line] = {}
     runs: dict[str, RunInfo] = {}
     for (sid, run_key), traj in latest.items():
         runs[run_key] = traj.run
@@ -133,7 +150,7 @@ def _dedupe(
 
 
 def score(
-    samples: Sequence[Sample], trajectories: Iterable[Trajectory], *, heavy_search: int = 3
+    samples: Sequence[Sample], trajectories: Iterable[Line], *, heavy_search: int = 3
 ) -> Metrics:
     """Metrics of one run (``trajectories``) over a dataset (``samples``)."""
     by_id, duplicates, unknown, read, runs = _dedupe(samples, trajectories)
@@ -149,30 +166,35 @@ def score(
     n_asks = asks_amb = asks_amb_pass = n_search = n_errors = 0
     tok_in = tok_out = assigned = invalid = 0
     n_amb = amb_pass = 0
+    matcher = Matcher()
+    cells: dict[tuple[str, str], list[int]] = {}  # (difficulty, domain) → counts
     for sample in samples:
         traj = by_id.get(sample.id)
-        ep = _episode(sample, traj)
+        ep = _episode(sample, traj, matcher)
         n_errors += int(traj is not None and traj.error is not None)
         assigned += ep.assigned
         invalid += ep.invalid
         tok_in += ep.tokens[0]
         tok_out += ep.tokens[1]
         n_search += ep.n_search
-        for counts in (total, diff[sample.difficulty], dom[sample.domain]):
-            counts.samples += 1
-            counts.correct += int(ep.correct)
-            counts.checkpoints += len(sample.checkpoints)
-            counts.passed += sum(ep.passed.values())
+        key = (sample.difficulty, sample.domain)
+        acc = cells.get(key)
+        if acc is None:
+            acc = cells[key] = [0, 0, 0, 0]
+        acc[0] += 1
+        acc[1] += ep.correct
+        acc[2] += len(sample.checkpoints)
+        acc[3] += sum(ep.passed.values())
         first_ask: dict[int, int] = {}
-        for pos, target in ep.ask_targets:
-            if target is not None:
-                first_ask.setdefault(target, pos)
-        amb = {cp.index: cp for cp in sample.checkpoints if cp.ambiguous}
         n_asks += len(ep.ask_targets)
-        for _, target in ep.ask_targets:
-            if target is not None and target in amb:
-                asks_amb += 1
-                asks_amb_pass += int(ep.passed[target])
+        if ep.ask_targets:
+            amb = {cp.index for cp in sample.checkpoints if cp.ambiguous}
+            for pos, target in ep.ask_targets:
+                if target is not None:
+                    first_ask.setdefault(target, pos)
+                    if target in amb:
+                        asks_amb += 1
+                        asks_amb_pass += int(ep.passed[target])
         for cp in sample.checkpoints:
             asked = cp.index in first_ask
             if cp.ambiguous:
@@ -199,6 +221,12 @@ def score(
                 type_asked[cp.ambiguity_type] += int(asked)
                 type_pass[cp.ambiguity_type] += int(ok)
 
+    for (d, o), (k_samples, k_correct, k_cps, k_passed) in cells.items():
+        for counts in (total, diff[d], dom[o]):
+            counts.samples += k_samples
+            counts.correct += k_correct
+            counts.checkpoints += k_cps
+            counts.passed += k_passed
     n = total.samples
     conf = Confusion(tp=tp, fp=fp, fn=fn, tn=tn)
     notes: list[str] = []

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 import openai
+from openai.types.chat import ChatCompletion
 from pydantic import BaseModel, ConfigDict, Field
 
 from builder.errors import ConfigError, ServiceError
@@ -57,6 +58,9 @@ class ToolCall(BaseModel):
     arguments_error: str | None = Field(
         None, description="Why ``raw_arguments`` is not a JSON object (then arguments is {})."
     )
+    from_text: bool = Field(
+        False, description="Parsed from the message text (fenced JSON, <tool_call> tags)."
+    )
 
 
 class ChatResult(BaseModel):
@@ -67,6 +71,9 @@ class ChatResult(BaseModel):
     content: str | None = None
     tool_calls: list[ToolCall] = Field(default_factory=list)
     usage: TokenUsage = Field(default_factory=TokenUsage)
+    finish_reason: str | None = Field(
+        None, description="stop, tool_calls, length (cut at max_tokens), ... as the server said."
+    )
     cached: bool = Field(False, description="Served from the on-disk cache.")
 
     def as_message(self) -> dict[str, Any]:
@@ -77,7 +84,14 @@ class ChatResult(BaseModel):
                 {
                     "id": tc.id,
                     "type": "function",
-                    "function": {"name": tc.name, "arguments": tc.raw_arguments or "{}"},
+                    "function": {
+                        "name": tc.name,
+                        # calls found in text are sent back as valid JSON (the server's chat
+                        # template renders them); native calls exactly as the model sent them
+                        "arguments": json.dumps(tc.arguments, ensure_ascii=False)
+                        if tc.from_text
+                        else tc.raw_arguments or "{}",
+                    },
                 }
                 for tc in self.tool_calls
             ]
@@ -108,8 +122,12 @@ class UsageMeter:
 _RETRYABLE = (
     openai.RateLimitError,
     openai.InternalServerError,
-    openai.APIConnectionError,  # includes APITimeoutError
+    openai.APIConnectionError,  # APITimeoutError (a subclass) is handled before
 )
+
+DEFAULT_TIMEOUT = 300.0
+"""Seconds per call: a slow local model (~13 tokens/s on two cores) writing 512 tokens plus a
+long prompt takes minutes; hosted APIs answer well within it."""
 
 
 def _parse_tool_call(tc_id: str, name: str, raw: str) -> ToolCall:
@@ -135,7 +153,8 @@ class LLMClient:
         max_retries: int = 5,
         backoff_base: float = 1.0,
         backoff_max: float = 30.0,
-        timeout: float = 120.0,
+        timeout: float = DEFAULT_TIMEOUT,
+        timeout_retries: int = 0,
     ) -> None:
         if not api_key:
             if base_url is None:
@@ -148,6 +167,8 @@ class LLMClient:
         self.base_url = base_url
         self.host = urlparse(base_url).netloc if base_url else "api.openai.com"
         self.max_retries = max_retries
+        self.timeout = timeout
+        self.timeout_retries = timeout_retries
         self.backoff_base = backoff_base
         self.backoff_max = backoff_max
         self.cache = JsonCache(cache_dir) if cache_dir is not None else None
@@ -167,6 +188,7 @@ class LLMClient:
     ) -> LLMClient:
         """Endpoint, key and default model from :class:`Settings` (env ``OPENAI_*``)."""
         key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
+        kwargs.setdefault("timeout", settings.llm_timeout)
         return cls(
             model=model or settings.openai_model,
             base_url=settings.openai_base_url,
@@ -220,10 +242,25 @@ class LLMClient:
         if tools:
             kwargs["tools"] = tools
         attempt = 0
+        timeouts = 0
         while True:
             try:
-                resp = self._client.chat.completions.create(**kwargs)
+                # the body is plain JSON already: posting it skips the SDK's recursive
+                # request transform (a quarter of a call's CPU; the GIL serializes it
+                # across the runner's threads)
+                resp = self._client.post("/chat/completions", body=kwargs, cast_to=ChatCompletion)
                 break
+            except openai.APITimeoutError:
+                # a slow generation is slow again: re-sending it only burns the same minutes
+                if timeouts >= self.timeout_retries:
+                    raise ServiceError(
+                        f"LLM endpoint {self.host} (model {self.model}) did not answer within "
+                        f"{self.timeout:g} s",
+                        hint="a slow local model: raise DISCOBENCH_LLM_TIMEOUT or lower "
+                        "DISCOBENCH_LLM_MAX_TOKENS; re-run resumes",
+                    ) from None
+                timeouts += 1
+                self.meter.add_retry()
             except _RETRYABLE as exc:
                 if attempt >= self.max_retries:
                     raise ServiceError(
@@ -252,7 +289,12 @@ class LLMClient:
             input_tokens=(resp.usage.prompt_tokens or 0) if resp.usage else 0,
             output_tokens=(resp.usage.completion_tokens or 0) if resp.usage else 0,
         )
-        return ChatResult(content=msg.content, tool_calls=calls, usage=usage)
+        return ChatResult(
+            content=msg.content,
+            tool_calls=calls,
+            usage=usage,
+            finish_reason=resp.choices[0].finish_reason,
+        )
 
     def _delay(self, exc: Exception, attempt: int) -> float:
         """``Retry-After`` (seconds) when the server sent one, else exponential backoff."""

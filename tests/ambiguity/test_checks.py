@@ -57,6 +57,7 @@ def test_good_sample_passes_all(mini: KnowledgeStore, good: Sample) -> None:
         "no_leakage",
         "retrievable",
         "certified",
+        "oracle_solvable",
     ]
 
 

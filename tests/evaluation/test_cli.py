@@ -97,7 +97,7 @@ def test_run_then_score_then_report(tmp_path: Path) -> None:
     data = tmp_path / "samples.jsonl"
     write_samples(data, world_samples())
     metrics = []
-    for agent in ("baseline:direct-guess", "baseline:oracle-ask"):
+    for agent in ("oracle:direct-guess", "oracle:ask"):
         out = tmp_path / f"{agent.split(':')[1]}.jsonl"
         res = runner.invoke(
             app,
@@ -121,8 +121,8 @@ def test_run_then_score_then_report(tmp_path: Path) -> None:
     assert "Main results" in res.output and "Behaviour profiles" in res.output
     named, _ = report_files(metrics, None)  # the rows are named by their run
     assert list(named) == [
-        "baseline:direct-guess [neutral/none]",
-        "baseline:oracle-ask [neutral/none]",
+        "oracle:direct-guess [neutral/none]",
+        "oracle:ask [neutral/none]",
     ]
     for name in ("recall_by_type.png", "accuracy_by_difficulty.png", "pass_rate_by_profile.png"):
         assert (plots / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -134,10 +134,10 @@ def test_run_unknown_agent_lists_choices(tmp_path: Path) -> None:
     res = runner.invoke(
         app,
         ["--workspace", str(tmp_path), "eval", "run", "--dataset", str(data), "--agent",
-         "baseline:nope", "--out", str(tmp_path / "x.jsonl"), "--ablation", "no_search"],
+         "oracle:nope", "--out", str(tmp_path / "x.jsonl"), "--ablation", "no_search"],
     )  # fmt: skip
     assert res.exit_code == 2
-    assert "unknown agent" in res.output and "baseline:direct-guess" in res.output
+    assert "unknown agent" in res.output and "oracle:direct-guess" in res.output
 
 
 def test_help_texts() -> None:
@@ -166,6 +166,12 @@ def test_report_compares_guided_and_neutral_runs(tmp_path: Path) -> None:
     # recall 0/4 → 1/4: +25.0 points; ask turns 0 → 1/3 per sample
     row = next(line for line in text.splitlines() if "openai:m [none]" in line)
     assert "+25.0" in row and "+0.3" in row
+    assert "reference policies" not in text
+    console = Console(width=200, record=True)
+    print_metrics_table({"oracle:ask": named["guided"], "openai:m": named["neutral"]}, console)
+    text = console.export_text()
+    assert "oracle:ask: reference policies that read the gold decomposition" in text
+    assert "openai:m:" not in text
 
 
 def test_score_reads_a_folder_written_by_the_export_stage(tmp_path: Path) -> None:
@@ -187,7 +193,7 @@ def test_run_resumes_or_starts_fresh(tmp_path: Path) -> None:
     write_samples(data, world_samples())
     out = tmp_path / "dg.jsonl"
     base = ["--workspace", str(ws), "eval", "run", "--dataset", str(data),
-            "--agent", "baseline:direct-guess", "--out", str(out), "--no-progress"]  # fmt: skip
+            "--agent", "oracle:direct-guess", "--out", str(out), "--no-progress"]  # fmt: skip
     assert "2 episode(s) played" in runner.invoke(app, base).output
     again = runner.invoke(app, base)
     assert "0 episode(s) played, 2 skipped" in again.output

@@ -58,3 +58,43 @@ def test_read_done_filters_by_run_and_errors(tmp_path: Path) -> None:
     p.write_text("\n".join(lines))
     assert read_done(p, run) == {"a"}
     assert read_done(p, run, retry_errors=False) == {"a", "b"}
+
+
+def test_the_scorers_reader_names_line_and_field_and_scores_the_same(tmp_path: Path) -> None:
+    from builder.evaluation import read_trajectories, score
+    from builder.evaluation.io import read_for_scoring
+
+    p = tmp_path / "t.jsonl"
+    p.write_text('{"sample_id": "a"}\n\n{"sample_id": "b", "events": [{"type": "ask"}]}\n')
+    with pytest.raises(InputError) as info:
+        read_for_scoring(p)
+    assert "t.jsonl:3" in str(info.value) and "events[0].question" in str(info.value)
+    p.write_text('{"sample_id": "a", "events": [{"type": "answer", "checkpoints": {}}]}\n')
+    with pytest.raises(InputError) as info:
+        read_for_scoring(p)
+    assert "t.jsonl:1" in str(info.value) and "events[0].answer" in str(info.value)
+    p.write_text('{"sample_id": "a", "usage": {"input_tokens": "many"}}\n')
+    with pytest.raises(InputError, match=r"usage\.input_tokens"):
+        read_for_scoring(p)
+    # the slim records score exactly like the full ones
+    samples = three_samples()
+    first = samples[0]
+    lines = [
+        {
+            "sample_id": first.id,
+            "run": {"agent": "x", "setting": "neutral", "ablation": "none", "seed": 1},
+            "events": [
+                {"type": "search", "query": "q", "results": [{"title": "t"}]},
+                {"type": "ask", "question": first.checkpoints[0].goal, "reply": "r"},
+                {"type": "think", "text": "hmm"},
+                {"type": "ask", "question": "?", "target": None},
+                {"type": "answer", "answer": first.answer, "checkpoints": {"1": "x"}},
+            ],
+            "usage": {"input_tokens": 10, "output_tokens": 2},
+        },
+        {"sample_id": samples[1].id, "events": [], "error": "boom"},
+    ]
+    p.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    slim, full = score(samples, read_for_scoring(p)), score(samples, read_trajectories(p))
+    assert slim == full
+    assert slim.n_asks == 2 and slim.n_assigned_targets == 1 and slim.n_errors == 1

@@ -38,7 +38,7 @@ def test_registry_refuses_duplicates_and_resolves_prefixes() -> None:
     with pytest.raises(ConfigError, match="choose one of: a, openai"):
         reg.get("b")
     with pytest.raises(ConfigError):
-        AGENTS.add("baseline:direct-guess", lambda ctx: None)  # type: ignore[arg-type,return-value]
+        AGENTS.add("oracle:direct-guess", lambda ctx: None)  # type: ignore[arg-type,return-value]
 
 
 # --- matcher ----------------------------------------------------------------------------
@@ -211,17 +211,21 @@ def test_run_with_tavily_backend_and_cached_rerun(tmp_path: Path) -> None:
     settings = Settings(TAVILY_API_KEY=KEY)
     game = world_samples()[:1]
     out = tmp_path / "tv.jsonl"
-    first = run_agent(game, agent="baseline:direct-guess", store=None, out=out, search="tavily",
+    first = run_agent(game, agent="oracle:direct-guess", store=None, out=out, search="tavily",
                       settings=settings, progress=False)  # fmt: skip
     assert (first.errors, first.search_cache_misses) == (0, 2)
     (traj,) = read_trajectories(out)
     search = traj.events[0]
     assert search.type == "search" and search.results  # type: ignore[union-attr]
     assert search.results[0]["url"].endswith("Breath_of_the_Wild")  # type: ignore[union-attr]
-    # the snippet of the top result names the target candidate: direct-guess picks it
-    assert traj.events[-1].checkpoints == {"1": "Breath of the Wild", "2": "Hidemaro Fujibayashi"}  # type: ignore[union-attr]
+    # the snippet of the top result names the target candidate: direct-guess picks it; the
+    # recorded response does not name the director, so the walk stops at hop 2 (it reads
+    # answers only from results)
+    assert traj.events[-1].checkpoints == {"1": "Breath of the Wild"}  # type: ignore[union-attr]
+    stopped = next(e for e in traj.events if e.type == "oracle_stopped")
+    assert "'Hidemaro Fujibayashi' not in the results" in (stopped.model_extra or {})["reason"]
     calls = len(responses.calls)
-    again = run_agent(game, agent="baseline:direct-guess", store=None, out=out, search="tavily",
+    again = run_agent(game, agent="oracle:direct-guess", store=None, out=out, search="tavily",
                       settings=settings, progress=False, fresh=True)  # fmt: skip
     assert again.search_cache_hits == 2 and len(responses.calls) == calls  # no new request
     assert KEY not in out.read_text()

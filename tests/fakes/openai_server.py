@@ -1,9 +1,13 @@
 """A real HTTP server on 127.0.0.1 that speaks the OpenAI chat-completions wire format.
 
 Scripted: give it a list of replies (served in order) or a function of the request body.
-Replies are built with :func:`text_reply` and :func:`tool_reply`. Options: a per-request
-latency (for concurrency benchmarks) and a number of initial failures with a status code
-(429 or 5xx, optional ``Retry-After``) to exercise retries.
+Replies are built with :func:`text_reply`, :func:`tool_reply`, and — the way llama.cpp's
+``llama-server`` answers for Qwen2.5-Coder-Instruct, which writes its calls as text —
+:func:`fenced_reply` and :func:`runaway_reply` (a generation that only stops at the
+request's ``max_tokens``, ``finish_reason: "length"``). Options: a per-request latency (for
+concurrency benchmarks), a number of initial failures with a status code (429 or 5xx,
+optional ``Retry-After``) to exercise retries, and ``llama_server=True`` to add the fields
+llama-server adds (``timings``, ``system_fingerprint``) and name the model by its GGUF file.
 
     with FakeOpenAIServer([text_reply("hi")]) as server:
         client = LLMClient(model="m", base_url=server.url, api_key="sk-test")
@@ -39,6 +43,24 @@ def tool_reply(
     return {"content": content, "tool_calls": list(calls), "usage": usage}
 
 
+def fenced_reply(
+    name: str, arguments: dict[str, Any] | str, *, prose: str = "", lang: str = "json"
+) -> Reply:
+    """A call written as JSON in a fenced block of the text (no ``tool_calls``).
+
+    ``arguments`` given as ``str`` is pasted verbatim (to write malformed JSON)."""
+    args = arguments if isinstance(arguments, str) else json.dumps(arguments)
+    body = f'{{"name": "{name}", "arguments": {args}}}'
+    head = f"{prose}\n\n" if prose else ""
+    return {"content": f"{head}```{lang}\n{body}\n```", "tool_calls": [], "usage": None}
+
+
+def runaway_reply(text: str, *, tokens: int = 1500) -> Reply:
+    """A reply that never stops by itself: ``tokens`` tokens (4 characters each) of ``text``
+    repeated, cut at the request's ``max_tokens`` when it sends one."""
+    return {"content": text, "tool_calls": [], "usage": None, "runaway": tokens}
+
+
 def _default_usage(body: dict[str, Any], reply: Reply) -> tuple[int, int]:
     """Deterministic stand-in token counts: ~4 characters per token."""
     prompt = sum(len(json.dumps(m, sort_keys=True)) for m in body.get("messages", []))
@@ -64,6 +86,7 @@ class FakeOpenAIServer:
         fail_status: int = 429,
         retry_after: str | None = None,
         model: str = "fake-model",
+        llama_server: bool = False,
     ) -> None:
         self._script = script
         self._cursor = 0
@@ -72,6 +95,7 @@ class FakeOpenAIServer:
         self.fail_status = fail_status
         self.retry_after = retry_after
         self.model = model
+        self.llama_server = llama_server
         self.requests: list[dict[str, Any]] = []
         self.auth_headers: list[str] = []
         self.failures_sent = 0
@@ -131,11 +155,22 @@ class FakeOpenAIServer:
             }
             for i, (name, args) in enumerate(reply.get("tool_calls", []))
         ]
-        message: dict[str, Any] = {"role": "assistant", "content": reply.get("content")}
+        content = reply.get("content")
+        finish = "tool_calls" if tool_calls else "stop"
+        usage = reply.get("usage")
+        if reply.get("runaway"):
+            want = int(reply["runaway"])
+            cap = body.get("max_tokens")
+            n_tokens = min(want, int(cap)) if cap else want
+            text = str(content or "x")
+            content = (text * (4 * n_tokens // max(1, len(text)) + 1))[: 4 * n_tokens]
+            finish = "length" if cap and int(cap) < want else "stop"
+            usage = usage or (_default_usage(body, {})[0], n_tokens)
+        message: dict[str, Any] = {"role": "assistant", "content": content}
         if tool_calls:
             message["tool_calls"] = tool_calls
-        prompt, completion = reply.get("usage") or _default_usage(body, reply)
-        return {
+        prompt, completion = usage or _default_usage(body, {**reply, "content": content})
+        payload: dict[str, Any] = {
             "id": f"chatcmpl-{n}",
             "object": "chat.completion",
             "created": 1_700_000_000 + n,
@@ -144,7 +179,7 @@ class FakeOpenAIServer:
                 {
                     "index": 0,
                     "message": message,
-                    "finish_reason": "tool_calls" if tool_calls else "stop",
+                    "finish_reason": finish,
                     "logprobs": None,
                 }
             ],
@@ -154,6 +189,16 @@ class FakeOpenAIServer:
                 "total_tokens": prompt + completion,
             },
         }
+        if self.llama_server:  # what llama-server adds to the OpenAI shape
+            payload["model"] = self.model
+            payload["system_fingerprint"] = "b5000-fake"
+            payload["timings"] = {
+                "prompt_n": prompt,
+                "prompt_ms": prompt * 12.5,
+                "predicted_n": completion,
+                "predicted_ms": completion * 76.9,  # ~13 tokens/s
+            }
+        return payload
 
     def _handler_class(self) -> type[BaseHTTPRequestHandler]:
         server = self

@@ -89,6 +89,7 @@ def test_inspector_fix_reruns_the_real_six_checks(
             "no_leakage",
             "retrievable",
             "certified",
+            "oracle_solvable",
         }
         assert checks["no_leakage"] is False  # the re-run caught the inspector's leaky clue
 

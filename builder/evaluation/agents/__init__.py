@@ -1,6 +1,6 @@
-"""Agents: the registry, the offline baselines and the OpenAI-compatible agent."""
+"""Agents: the registry, the OpenAI-compatible agent and the ``oracle:`` reference policies."""
 
-from builder.evaluation.agents import baselines, openai_agent
+from builder.evaluation.agents import openai_agent, oracles
 from builder.evaluation.agents.base import AGENTS, Agent, AgentContext
 
-__all__ = ["AGENTS", "Agent", "AgentContext", "baselines", "openai_agent"]
+__all__ = ["AGENTS", "Agent", "AgentContext", "openai_agent", "oracles"]

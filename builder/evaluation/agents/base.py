@@ -36,4 +36,4 @@ class Agent(Protocol):
 
 AgentFactory = Callable[[AgentContext], Agent]
 AGENTS: Registry[AgentFactory] = Registry("agent")
-"""Full names (``baseline:direct-guess``) or prefixes (``openai`` for ``openai:MODEL``)."""
+"""Full names (``oracle:direct-guess``) or prefixes (``openai`` for ``openai:MODEL``)."""

@@ -1,10 +1,18 @@
-"""``openai:MODEL``: any OpenAI-compatible chat model with tool calling (OpenAI, vLLM, Ollama).
+"""``openai:MODEL``: any OpenAI-compatible chat model (OpenAI, vLLM, Ollama, llama.cpp).
 
 The model sees only the question (never the sample's structure), a system prompt chosen by
 ``--setting`` and the tools search/ask/answer (search removed under ``--ablation
 no_search``). Tool errors (bad JSON arguments, spent budgets, unknown tools) are returned to
-the model as tool messages and logged as ``tool_error`` events; a reply without a tool call
-gets one nudge message. The episode ends at ``answer`` or after ``max_turns`` model calls.
+the model as tool messages and logged as ``tool_error`` events.
+
+Small local models often write their call as JSON in the text instead of ``tool_calls``:
+such calls (fenced JSON, ``<tool_call>`` tags, a bare object naming a tool) are taken as
+calls, and the ``model`` event says how many came from text (``from_text``). A reply without
+any call gets one nudge; a plain-text reply right after the nudge is taken as the final
+answer (the answer event is marked ``answered_in_text``), so a model that stops calling
+tools ends its episode instead of burning every turn. Every call sends ``max_tokens``
+(``DISCOBENCH_LLM_MAX_TOKENS``); a reply cut there (``finish_reason: length``) is never
+taken as an answer. The episode ends at an answer or after ``max_turns`` model calls.
 """
 
 from __future__ import annotations
@@ -15,7 +23,8 @@ from typing import Any
 from builder.evaluation.agents.base import AGENTS, Agent, AgentContext
 from builder.evaluation.harness import Episode, EpisodeOver, ToolUnavailable
 from builder.evaluation.prompts import load_prompt
-from builder.llm.client import LLMClient, ToolCall
+from builder.llm.client import ChatResult, LLMClient, ToolCall
+from builder.llm.textcalls import parse_text_tool_calls
 
 
 def tool_specs(no_search: bool) -> list[dict[str, Any]]:
@@ -35,20 +44,39 @@ def _checkpoints(value: Any) -> dict[str, str] | None:
 
 
 class OpenAIAgent:
-    def __init__(self, client: LLMClient, *, setting: str, ablation: str, cache: bool) -> None:
+    def __init__(
+        self,
+        client: LLMClient,
+        *,
+        setting: str,
+        ablation: str,
+        cache: bool,
+        max_tokens: int | None = 512,
+    ) -> None:
         self.client = client
         self.setting = setting
         self.no_search = ablation == "no_search"
         self.cache = cache
+        self.max_tokens = max_tokens
         self.tools = tool_specs(self.no_search)
+        self.tool_names = [t["function"]["name"] for t in self.tools]
 
     def close(self) -> None:
         return None
 
     def _execute(self, ep: Episode, call: ToolCall) -> str:
         if call.arguments_error:
-            ep.note("tool_error", tool=call.name, detail=f"bad arguments: {call.arguments_error}")
-            return f"error: the arguments are not a JSON object ({call.arguments_error})"
+            ep.note(
+                "tool_error",
+                tool=call.name,
+                detail=f"bad arguments: {call.arguments_error}",
+                from_text=call.from_text,
+            )
+            return (
+                f"error: the arguments are not a JSON object ({call.arguments_error}); "
+                'call the tool again with valid JSON, e.g. {"name": "search", "arguments": '
+                '{"query": "..."}}'
+            )
         args = call.arguments
         try:
             if call.name == "search" and not self.no_search:
@@ -68,21 +96,45 @@ class OpenAIAgent:
         ep.note("tool_error", tool=call.name, detail="unknown tool")
         return f"error: there is no tool named {call.name!r}"
 
+    def _with_text_calls(self, result: ChatResult, turn: int) -> ChatResult:
+        """``result`` with the calls written in its text taken as calls (if it has none)."""
+        if result.tool_calls or not result.content:
+            return result
+        calls, rest = parse_text_tool_calls(
+            result.content, self.tool_names, id_prefix=f"text_{turn}"
+        )
+        if not calls:
+            return result
+        return result.model_copy(update={"tool_calls": calls, "content": rest or None})
+
     def run(self, ep: Episode) -> None:
         messages: list[dict[str, Any]] = [
             {"role": "system", "content": load_prompt(f"system_{self.setting}.md")},
             {"role": "user", "content": ep.question},
         ]
+        nudged = False
         while not ep.answered and ep.turns < ep.limits.max_turns:
-            result = self.client.chat(messages, tools=self.tools, cache=self.cache)
-            ep.record_call(result)
+            raw = self.client.chat(
+                messages, tools=self.tools, cache=self.cache, max_tokens=self.max_tokens
+            )
+            result = self._with_text_calls(raw, ep.turns + 1)
+            from_text = sum(1 for c in result.tool_calls if c.from_text)
+            ep.record_call(result, from_text=from_text)
             messages.append(result.as_message())
-            if not result.tool_calls:
-                messages.append({"role": "user", "content": load_prompt("nudge.md")})
+            if result.tool_calls:
+                nudged = False
+                for call in result.tool_calls:
+                    content = self._execute(ep, call)
+                    messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
                 continue
-            for call in result.tool_calls:
-                content = self._execute(ep, call)
-                messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
+            text = (result.content or "").strip()
+            cut = result.finish_reason == "length"
+            if nudged and text and not cut:
+                ep.answer(text, None, in_text=True)
+                break
+            nudge = load_prompt("nudge_cut.md" if cut else "nudge.md").strip()
+            messages.append({"role": "user", "content": nudge})
+            nudged = not cut
         if not ep.answered:
             ep.termination = "max_turns"
         texts = [m["content"] for m in messages if m["role"] == "assistant" and m["content"]]
@@ -97,4 +149,10 @@ def _openai(ctx: AgentContext) -> Agent:
 
         raise ConfigError("openai agent needs a model", hint="use --agent openai:MODEL")
     client = LLMClient.from_settings(ctx.settings, cache_dir=ctx.llm_cache_dir, model=model)
-    return OpenAIAgent(client, setting=ctx.setting, ablation=ctx.ablation, cache=ctx.llm_cache)
+    return OpenAIAgent(
+        client,
+        setting=ctx.setting,
+        ablation=ctx.ablation,
+        cache=ctx.llm_cache,
+        max_tokens=ctx.settings.llm_max_tokens,
+    )

@@ -1,4 +1,5 @@
-"""Offline baselines over a real snapshot store (SQLite FTS5) and hand-built samples."""
+"""The oracle: reference policies over a real snapshot store (SQLite FTS5) and hand-built
+samples."""
 
 from __future__ import annotations
 
@@ -21,8 +22,14 @@ def store(tmp_path: Path):  # type: ignore[no-untyped-def]
 def test_inequalities_of_the_done_when(store, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     samples = world_samples()
     m = run_baselines(samples, store=store, out_dir=tmp_path / "runs", progress=False)
-    dg, sta, oracle = m["direct-guess"], m["search-then-ask"], m["oracle-ask"]
-    unamb = m["direct-guess (unambiguous)"]
+    assert list(m) == [
+        "oracle:direct-guess",
+        "oracle:search-then-ask",
+        "oracle:ask",
+        "oracle:direct-guess (unambiguous)",
+    ]
+    dg, sta, oracle = m["oracle:direct-guess"], m["oracle:search-then-ask"], m["oracle:ask"]
+    unamb = m["oracle:direct-guess (unambiguous)"]
     # the vague goals favour the decoys; the clue and the restored constraints the targets
     assert dg.ambiguous_checkpoint_pass == 0.0 and dg.accuracy == 0.0
     assert sta.ambiguous_checkpoint_pass == 1.0 and sta.accuracy == 1.0
@@ -36,28 +43,27 @@ def test_inequalities_of_the_done_when(store, tmp_path: Path) -> None:  # type: 
 def test_wrong_path_trajectory(store, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     samples = world_samples()
     out = tmp_path / "dg.jsonl"
-    summary = run_agent(
-        samples, agent="baseline:direct-guess", store=store, out=out, progress=False
-    )
+    summary = run_agent(samples, agent="oracle:direct-guess", store=store, out=out, progress=False)
     assert (summary.ran, summary.errors, summary.skipped) == (2, 0, 0)
     trajs = {t.sample_id: t for t in iter_trajectories(out)}
     game = trajs["w-game"]
     searches = [e for e in game.events if isinstance(e, SearchEvent)]
-    assert [s.query for s in searches] == [
-        "Which game developed by Nintendo EPD?",
-        "Who directed that game?",
-    ]
+    # the hop's relation as the query, function words dropped; the walk stops on the decoy
+    assert [s.query for s in searches] == ["game developed Nintendo EPD"]
     assert searches[0].results and searches[0].results[0]["title"] == "Super Mario Odyssey"
     final = [e for e in game.events if isinstance(e, AnswerEvent)][-1]
     assert final.answer == "Kenta Motokura"  # the decoy's downstream answer
     assert final.checkpoints == {"1": "Super Mario Odyssey"}  # step 2 unknown on the wrong path
-    assert game.run.agent == "baseline:direct-guess"
+    stopped = next(e for e in game.events if e.type == "oracle_stopped")
+    assert (stopped.model_extra or {})["hop"] == 1
+    assert "'Super Mario Odyssey' first" in (stopped.model_extra or {})["reason"]
+    assert game.run.agent == "oracle:direct-guess"
 
 
 def test_search_then_ask_records_target_and_clue(store, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     samples = world_samples()
     out = tmp_path / "sta.jsonl"
-    run_agent(samples, agent="baseline:search-then-ask", store=store, out=out, progress=False)
+    run_agent(samples, agent="oracle:search-then-ask", store=store, out=out, progress=False)
     city = next(t for t in iter_trajectories(out) if t.sample_id == "w-city")
     kinds = [e.type for e in city.events]
     assert kinds == ["search", "ask", "search", "search", "answer"]
@@ -70,23 +76,23 @@ def test_search_then_ask_records_target_and_clue(store, tmp_path: Path) -> None:
 def test_resume_skips_done_and_retries_errors(store, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     samples = world_samples()
     out = tmp_path / "r.jsonl"
-    run_agent(samples[:1], agent="baseline:direct-guess", store=store, out=out, progress=False)
-    again = run_agent(samples, agent="baseline:direct-guess", store=store, out=out, progress=False)
+    run_agent(samples[:1], agent="oracle:direct-guess", store=store, out=out, progress=False)
+    again = run_agent(samples, agent="oracle:direct-guess", store=store, out=out, progress=False)
     assert (again.skipped, again.ran) == (1, 1)
     assert again.search_cache_hits == 0  # new sample, new queries
     # a torn last line (crash mid-write) is dropped and that sample runs again
     text = out.read_text().splitlines()
     out.write_text(text[0] + "\n" + text[1][: len(text[1]) // 2])
-    third = run_agent(samples, agent="baseline:direct-guess", store=store, out=out, progress=False)
+    third = run_agent(samples, agent="oracle:direct-guess", store=store, out=out, progress=False)
     assert (third.skipped, third.ran) == (1, 1)
-    assert third.search_cache_hits == 2  # same queries as before: served from the cache
+    assert third.search_cache_hits == 1  # the same query as before: served from the cache
     lines = list(iter_trajectories(out))
     assert len(lines) == 2
     assert score(samples, lines).n_missing == 0
     # another run (ablation) in the same file does not count as done
     other = run_agent(
         samples,
-        agent="baseline:direct-guess",
+        agent="oracle:direct-guess",
         store=store,
         out=out,
         ablation="unambiguous",
@@ -99,7 +105,7 @@ def test_no_search_ablation_removes_the_tool(store, tmp_path: Path) -> None:  # 
     out = tmp_path / "ns.jsonl"
     summary = run_agent(
         world_samples(),
-        agent="baseline:search-then-ask",
+        agent="oracle:search-then-ask",
         store=None,
         out=out,
         ablation="no_search",
@@ -112,7 +118,7 @@ def test_no_search_ablation_removes_the_tool(store, tmp_path: Path) -> None:  # 
 
 
 def test_target_candidate_by_id_label_or_downstream() -> None:
-    from builder.evaluation.agents.baselines import target_candidate
+    from builder.evaluation.oracle import target_of as target_candidate
     from builder.records.sample import Candidate
     from tests.evaluation.factories import cp, sample
 
@@ -137,7 +143,7 @@ def test_concurrency_does_not_change_trajectories(store, tmp_path: Path) -> None
         out = tmp_path / f"c{c}.jsonl"
         run_agent(
             samples,
-            agent="baseline:oracle-ask",
+            agent="oracle:ask",
             store=store,
             out=out,
             concurrency=c,

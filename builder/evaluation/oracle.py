@@ -1,0 +1,347 @@
+"""The oracle walk: a reference policy that reads the gold decomposition and solves a sample
+by search, hop by hop, the way an agent that asks at the right moment would.
+
+Privileged (it reads the checkpoints: goals, gold answers, candidates), but honest about
+search: per hop it builds the query from the hop's relation (its ``goal``, with the
+reference to the previous step — ``that composer`` — replaced by the answer it *found* at
+the previous hop; function words dropped), plus the user's reply when it asked, and it
+takes an answer only when the search results show it:
+
+- at an unambiguous hop, the gold answer (or an alias) must be a result's page or be named
+  in a result's title or snippet;
+- at an ambiguous hop (when the policy asks there) the reply is added to the query and the
+  candidate the results rank first is taken (a candidate's own page counts before a snippet
+  that merely names it); without asking, the same reading on the vague query.
+
+A wrong candidate, or a gold answer absent from the results, stops the walk at that hop with
+the reason. The same walk is the ``oracle:…`` agents of the harness and the
+``oracle_solvable`` check of the injection stage.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal, Protocol
+
+from builder.evaluation.matching import normalize
+from builder.evaluation.prompts import load_word_list
+from builder.records.sample import Candidate, Checkpoint, Sample
+
+_WORD = re.compile(r"[\w'-]+")
+# "that person", "that one", "that video game award": the reference to the previous answer
+_REF = re.compile(r"\bthat\b")
+_YEAR = re.compile(r"\s*\(\d{3,4}\)\s*$")
+
+
+class Hit(Protocol):
+    @property
+    def title(self) -> str: ...
+    @property
+    def snippet(self) -> str: ...
+    @property
+    def entity_id(self) -> str: ...
+
+
+SearchFn = Callable[[str], Sequence[Hit]]
+AskFn = Callable[[Checkpoint], str | None]
+
+
+@dataclass
+class Walk:
+    """What the oracle did: the answers it stated, where and why it stopped."""
+
+    stated: dict[str, str] = field(default_factory=dict)
+    final: str = ""
+    failed_hop: int | None = None
+    reason: str = ""
+    queries: list[str] = field(default_factory=list)
+
+    @property
+    def reached(self) -> bool:
+        return self.failed_hop is None
+
+
+def _words(text: str) -> list[str]:
+    stop = load_word_list("oracle_stopwords.txt")
+    return [w for w in _WORD.findall(text) if w.casefold() not in stop]
+
+
+def hop_query(goal: str, previous: str, reply: str = "") -> str:
+    """The hop's relation with the previous answer named (plus the user's reply)."""
+    text = goal
+    if previous:
+        text, n = _REF.subn(lambda _: previous, goal, count=1)
+        if not n:
+            text = f"{goal} {previous}"
+    if reply:
+        text = f"{text} {reply}"
+    return " ".join(dict.fromkeys(_words(text)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _phrase(text: str) -> str:
+    """`` normalized text `` (cached: the same titles, snippets and labels come back for
+    every sample of a run)."""
+    return f" {normalize(text)} "
+
+
+def states(hit: Hit, cp: Checkpoint) -> bool:
+    """The result shows the checkpoint's gold answer: it is the answer's page or the page of
+    the checkpoint's evidence sentence (which states the fact), or names the answer in its
+    title or snippet as whole words."""
+    if cp.entity_id and hit.entity_id == cp.entity_id:
+        return True
+    if any(hit.title == e.title for e in cp.evidence):
+        return True
+    title, snippet = _phrase(hit.title), _phrase(hit.snippet)
+    for form in (cp.answer, *cp.answer_aliases):
+        f = _phrase(form)
+        if f.strip() and (f in title or f in snippet):
+            return True
+    return False
+
+
+def rank_candidates(cands: Sequence[Candidate], hits: Sequence[Hit]) -> list[Candidate]:
+    """Candidates whose own page is in the results (in rank order), then those a result's
+    title or snippet names (in rank order, then by position in the snippet)."""
+    order: list[Candidate] = []
+    taken: set[int] = set()  # by position: comparing pydantic records is slow
+    for h in hits:
+        t = _phrase(h.title)
+        for i, c in enumerate(cands):
+            if i not in taken and ((h.entity_id and h.entity_id == c.id) or t == _phrase(c.label)):
+                order.append(c)
+                taken.add(i)
+    for h in hits:
+        text = _phrase(f"{h.title} . {h.snippet}")
+        named = []
+        for i, c in enumerate(cands):
+            label = _phrase(c.label)
+            if i not in taken and label.strip() and label in text:
+                named.append((text.index(label), i))
+        for _, i in sorted(named):
+            order.append(cands[i])
+            taken.add(i)
+    return order
+
+
+def clue_words(reply: str) -> set[str]:
+    """The words of the user's reply that can tell candidates apart."""
+    filler = load_word_list("oracle_filler.txt")
+    return {normalize(w) for w in _words(reply) if w.casefold() not in filler and normalize(w)}
+
+
+def clue_text(reply: str) -> str:
+    """Those words as the reply wrote them, for a query (the search backend tokenizes
+    ``Schleswig-Holstein`` itself; the normalized ``schleswigholstein`` would match nothing)."""
+    filler = load_word_list("oracle_filler.txt")
+    kept = (w for w in _words(reply) if w.casefold() not in filler and normalize(w))
+    return " ".join(dict.fromkeys(kept))
+
+
+def support(c: Candidate, hits: Sequence[Hit], clue: set[str]) -> int:
+    """How many clue words the results about ``c`` (its page, or naming it) show."""
+    label = _phrase(c.label)
+    own = set(normalize(c.label).split())  # a version's label carries its year: "X (2018)"
+    seen: set[str] = set()
+    for h in hits:
+        text = _phrase(f"{h.title} . {h.snippet}")
+        if (h.entity_id and h.entity_id == c.id) or label in text:
+            seen |= set(text.split())
+    return 2 * len(clue & own) + len(clue & (seen - own))
+
+
+_YEAR_LABEL = re.compile(r"\((\d{3,4})\)\s*$")
+_CLUE_YEAR = re.compile(r"\b(\d{4})\b")
+
+
+def _by_year(cands: Sequence[Candidate], reply: str) -> Candidate | None:
+    """Versions (labels ending in their year, ``"X (2018)"``) and a year in the reply: the
+    version in force then, the latest that began in or before that year."""
+    years = [int(y) for y in _CLUE_YEAR.findall(reply)]
+    dated = [(int(m.group(1)), c) for c in cands if (m := _YEAR_LABEL.search(c.label))]
+    if len(years) != 1 or len(dated) != len(cands):
+        return None
+    before = [(y, c) for y, c in dated if y <= years[0]]
+    return max(before, key=lambda p: p[0])[1] if before else None
+
+
+_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s*(million|billion))?")
+_SCALE = {"million": 1e6, "billion": 1e9}
+
+
+def _numbers_near(text: str, words: set[str]) -> list[tuple[int, float]]:
+    """(distance in characters to the nearest clue word, value) of each number in ``text``;
+    a bare year-like integer (1000-2100) is not a measure."""
+    low = text.casefold()
+    spots = [m.start() for w in words for m in re.finditer(rf"\b{re.escape(w)}", low)]
+    if not spots:
+        return []
+    out = []
+    for m in _NUMBER.finditer(text):
+        whole, frac, scale = m.group(1), m.group(2), m.group(3)
+        if "," not in whole and not frac and not scale and 1000 <= int(whole) <= 2100:
+            continue
+        value = float(whole.replace(",", "") + (f".{frac}" if frac else ""))
+        value *= _SCALE.get((scale or "").casefold(), 1.0)
+        out.append((min(abs(m.start() - p) for p in spots), value))
+    return out
+
+
+def _by_number(
+    cands: Sequence[Candidate], goal: str, reply: str, search: SearchFn
+) -> Candidate | None:
+    """A vague superlative resolved by the reply's measure ("I meant by radius"): each
+    candidate's own result for its label and the measure words, the number nearest those
+    words, the largest (or the smallest, for "smallest", "least", "lowest", …)."""
+    smallest_words = load_word_list("oracle_smallest.txt")
+    measure = clue_words(reply) - smallest_words - load_word_list("oracle_superlatives.txt")
+    if not measure:
+        return None
+    words = set(normalize(goal).split()) | set(normalize(reply).split())
+    smallest = bool(words & smallest_words)
+    values: list[tuple[float, int, Candidate]] = []
+    for i, c in enumerate(cands):
+        for h in search(f"{c.label} {' '.join(sorted(measure))}"):
+            if (h.entity_id and h.entity_id == c.id) or normalize(h.title) == normalize(c.label):
+                near = _numbers_near(h.snippet, measure)
+                if near:
+                    values.append((min(near)[1], i, c))
+                break
+    if len(values) < 2:
+        return None
+    pick = min(values) if smallest else max(values, key=lambda v: (v[0], -v[1]))
+    return pick[2]
+
+
+def choose(
+    cands: Sequence[Candidate],
+    hits: Sequence[Hit],
+    reply: str,
+    search: SearchFn,
+    *,
+    kind: str = "",
+    goal: str = "",
+) -> Candidate | None:
+    """The candidate the results support best: a candidate the reply itself names is not
+    the one meant ("it came after X"); a year picks among dated versions; else clue words
+    shown next to a candidate (in the clue query's results, else in a search for the
+    candidate with the clue), then rank."""
+    said = _phrase(reply)
+    pool = [c for c in cands if _phrase(c.label) not in said] or list(cands)
+    if len(pool) == 1:
+        return pool[0]
+    dated = _by_year(pool, reply)
+    if dated is not None:
+        return dated
+    if kind == "criteria":
+        measured = _by_number(pool, goal, reply, search)
+        if measured is not None:
+            return measured
+    ranked = rank_candidates(pool, hits)
+    clue = clue_words(reply)
+    if not clue:
+        return ranked[0] if ranked else None
+    rest = [c for c in pool if c not in ranked]
+    order = [*ranked, *rest]
+    scores = [support(c, hits, clue) if c in ranked else 0 for c in order]
+    best = max(scores, default=0)
+    if best == 0 or scores.count(best) > 1:
+        words = clue_text(reply)
+        for i, c in enumerate(order):
+            scores[i] = max(scores[i], support(c, search(f"{c.label} {words}"), clue))
+    top = max(scores, default=0)
+    if top == 0:
+        return ranked[0] if ranked else None
+    return order[scores.index(top)]
+
+
+def restored_words(question: str, unambiguous: str) -> str:
+    """The words the unambiguous question has and the question lacks (the restored
+    constraints), for the reference policies under ``--ablation unambiguous``."""
+    have = {w.casefold() for w in _words(question)}
+    return " ".join(dict.fromkeys(w for w in _words(unambiguous) if w.casefold() not in have))
+
+
+def target_of(sample: Sample, cp: Checkpoint) -> Candidate | None:
+    """The gold candidate: same id as the checkpoint's entity, else the label matching the
+    answer (a trailing "(2017)" ignored), else the only one leading to the gold answer."""
+    for c in cp.candidates:
+        if cp.entity_id and c.id == cp.entity_id:
+            return c
+    golds = {normalize(a) for a in (cp.answer, *cp.answer_aliases)}
+    for c in cp.candidates:
+        if normalize(c.label) in golds or normalize(_YEAR.sub("", c.label)) in golds:
+            return c
+    final = {normalize(a) for a in (sample.answer, *sample.answer_aliases)}
+    leading = [c for c in cp.candidates if normalize(c.downstream_answer) in final]
+    return leading[0] if len(leading) == 1 else None
+
+
+AskPolicy = Literal["never", "on_conflict", "always"]
+
+
+def walk(
+    sample: Sample,
+    search: SearchFn,
+    ask: AskFn | None = None,
+    *,
+    policy: AskPolicy = "always",
+    extra: str = "",
+) -> Walk:
+    """Solve ``sample`` hop by hop. At a gold-ambiguous hop ``ask`` is called before
+    searching (``always``), after a search whose results show two or more candidates
+    (``on_conflict``), or never; the reply joins the query. ``extra`` joins every hop's
+    reading like a reply (the words the unambiguous question restores)."""
+    out = Walk()
+    previous = ""
+    for cp in sample.checkpoints:
+        ambiguous = bool(cp.ambiguous and cp.candidates)
+        reply = ""
+        hits: Sequence[Hit] | None = None
+        if ambiguous and ask is not None and policy == "always":
+            reply = ask(cp) or ""
+        elif ambiguous and ask is not None and policy == "on_conflict":
+            first = hop_query(cp.goal, previous, clue_text(extra))
+            out.queries.append(first)
+            hits = search(first)
+            if len(rank_candidates(cp.candidates, hits)) >= 2:
+                reply = ask(cp) or ""
+                hits = None
+        said = f"{reply} {extra}".strip()
+        query = hop_query(cp.goal, previous, clue_text(said))
+        if hits is None:
+            out.queries.append(query)
+            hits = search(query)
+        if ambiguous:
+            chosen = choose(cp.candidates, hits, said, search, kind=cp.ambiguity_type, goal=cp.goal)
+            gold = target_of(sample, cp)
+            if chosen is None:
+                return _stop(out, cp, f"no candidate in the results of {query!r}")
+            if chosen != gold:
+                out.stated[str(cp.index)] = chosen.label
+                out.final = chosen.downstream_answer
+                return _stop(
+                    out,
+                    cp,
+                    f"results of {query!r} rank {chosen.label!r} first, not "
+                    f"{gold.label if gold else cp.answer!r}",
+                )
+            found = cp.answer
+        else:
+            if not any(states(h, cp) for h in hits):
+                return _stop(out, cp, f"{cp.answer!r} not in the results of {query!r}")
+            found = cp.answer
+        out.stated[str(cp.index)] = found
+        previous = found
+    out.final = previous
+    return out
+
+
+def _stop(out: Walk, cp: Checkpoint, reason: str) -> Walk:
+    out.failed_hop = cp.index
+    out.reason = f"hop {cp.index}: {reason}"
+    return out

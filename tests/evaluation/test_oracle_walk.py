@@ -1,0 +1,153 @@
+"""The oracle walk and the ``oracle_solvable`` check over a real snapshot store (SQLite
+FTS5): queries built from the relation and the answer found, answers read from results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from builder.ambiguity.checks import CHECKS
+from builder.ambiguity.oracle_check import check_oracle_solvable
+from builder.evaluation.oracle import choose, hop_query, restored_words, walk
+from builder.evaluation.search import SearchResult
+from builder.kb.store import KnowledgeStore
+from builder.records.sample import Candidate
+from builder.seeding.facts import Facts
+from tests.evaluation.world import build_store, world_samples
+
+
+@pytest.fixture
+def store(tmp_path: Path):  # type: ignore[no-untyped-def]
+    st = build_store(tmp_path / "kb.sqlite")
+    yield st
+    st.close()
+
+
+def _search(store: KnowledgeStore, log: list[str] | None = None):  # type: ignore[no-untyped-def]
+    def search(query: str) -> list[SearchResult]:
+        if log is not None:
+            log.append(query)
+        return [
+            SearchResult(title=h.title, snippet=h.snippet, entity_id=h.entity_id)
+            for h in store.search(query, 5)
+        ]
+
+    return search
+
+
+def test_the_query_names_the_answer_found_not_the_reference() -> None:
+    assert hop_query("Who directed that game?", "Breath of the Wild") == "directed Breath Wild game"
+    assert hop_query("Who is the mayor of that city?", "Lyon") == "mayor Lyon city"
+    assert hop_query("Which game developed by Nintendo EPD?", "") == "game developed Nintendo EPD"
+    assert hop_query("When was it founded?", "Paris") == "founded Paris"  # no "that"
+    assert hop_query("Which city?", "", "capital Olympics") == "city capital Olympics"
+
+
+def test_asking_walk_reaches_the_answer_hop_by_hop(store: KnowledgeStore) -> None:
+    game = world_samples()[0]
+    queries: list[str] = []
+    result = walk(game, _search(store, queries), lambda cp: cp.clue, policy="always")
+    assert result.reached and result.reason == ""
+    assert result.stated == {"1": "Breath of the Wild", "2": "Hidemaro Fujibayashi"}
+    assert result.final == "Hidemaro Fujibayashi"
+    # hop 1 with the clue's words; hop 2 with the answer found at hop 1
+    assert queries[0].startswith("game developed Nintendo EPD") and "paraglider" in queries[0]
+    assert queries[1] == "directed Breath Wild game"
+
+
+def test_without_asking_the_vague_query_picks_the_decoy(store: KnowledgeStore) -> None:
+    game = world_samples()[0]
+    result = walk(game, _search(store), None, policy="never")
+    assert result.failed_hop == 1
+    assert result.stated == {"1": "Super Mario Odyssey"} and result.final == "Kenta Motokura"
+    assert "rank 'Super Mario Odyssey' first, not 'Breath of the Wild'" in result.reason
+    # the unambiguous question's restored words do the clue's job
+    restored = restored_words(game.question, game.unambiguous_question)
+    assert "paraglider" in restored and "Nintendo" not in restored
+    fixed = walk(game, _search(store), None, policy="never", extra=restored)
+    assert fixed.reached and fixed.final == game.answer
+
+
+def test_an_answer_the_results_do_not_show_stops_the_walk(store: KnowledgeStore) -> None:
+    game = world_samples()[0]
+    cps = list(game.checkpoints)
+    cps[1] = cps[1].model_copy(update={"answer": "Eiji Aonuma", "entity_id": ""})
+    result = walk(game.model_copy(update={"checkpoints": cps}), _search(store), lambda c: c.clue)
+    assert result.failed_hop == 2
+    assert result.reason == (
+        "hop 2: 'Eiji Aonuma' not in the results of 'directed Breath Wild game'"
+    )
+
+
+def test_the_reply_reads_candidates() -> None:
+    a = Candidate(id="A", label="Batman Begins", downstream_answer="x")
+    b = Candidate(id="B", label="The Dark Knight", downstream_answer="y")
+    hits = [SearchResult(title="Batman Begins", entity_id="A"), SearchResult(title="Nolan")]
+    # a candidate the reply names is not the one meant
+    assert choose([a, b], hits, "I remember it came after Batman Begins.", lambda q: []) == b
+    # a year picks the version in force then
+    v = [
+        Candidate(id="1", label="Jacob Zuma (2009)", downstream_answer="x"),
+        Candidate(id="2", label="Cyril Ramaphosa (2018)", downstream_answer="y"),
+    ]
+    assert choose(v, [], "I mean the one in 2019.", lambda q: []) == v[1]
+    assert choose(v, [], "I mean the one in 2012.", lambda q: []) == v[0]
+    # clue words shown next to a candidate, found by a search for each candidate
+    c = Candidate(id="C", label="Steven Spielberg", downstream_answer="z")
+    d = Candidate(id="D", label="Christopher Nolan", downstream_answer="w")
+    pages = {
+        "Steven Spielberg": SearchResult(
+            title="Steven Spielberg", snippet="born in 1946", entity_id="C"
+        ),
+        "Christopher Nolan": SearchResult(
+            title="Christopher Nolan", snippet="born 1970", entity_id="D"
+        ),
+    }
+
+    def by_name(q: str) -> list[SearchResult]:
+        return [r for name, r in pages.items() if q.startswith(name)]
+
+    top = [pages["Christopher Nolan"], pages["Steven Spielberg"]]
+    assert choose([d, c], top, "I think they were born in 1946.", by_name) == c
+
+
+def test_oracle_solvable_check(store: KnowledgeStore) -> None:
+    assert CHECKS[-1] == "oracle_solvable"
+    facts = Facts(store)
+    for sample in world_samples():
+        res = check_oracle_solvable(facts, sample)
+        assert res.passed, res.detail
+        assert res.name == "oracle_solvable" and "2 hops" in res.detail
+    game = world_samples()[0]
+    vague = game.checkpoints[0].model_copy(update={"clue": "Hmm, a game, I think."})
+    bad = game.model_copy(update={"checkpoints": [vague, game.checkpoints[1]]})
+    res = check_oracle_solvable(facts, bad)
+    assert not res.passed and res.detail.startswith("hop 1: results of")
+    assert "'Super Mario Odyssey' first" in res.detail
+
+
+def test_a_measure_in_the_reply_compares_the_candidates_numbers() -> None:
+    cands = [
+        Candidate(id="N", label="Neptune", downstream_answer="x"),
+        Candidate(id="J", label="Jupiter", downstream_answer="y"),
+        Candidate(id="M", label="Mercury", downstream_answer="z"),
+    ]
+    snippets = {
+        "Neptune": "It has a mean radius of 24,622 kilometres, found in 1846.",
+        "Jupiter": "Its mean radius is 69,911 kilometres.",
+        "Mercury": "Mercury has a radius of 2,439.7 kilometres.",
+    }
+
+    def search(q: str) -> list[SearchResult]:
+        name = q.split()[0]
+        return [SearchResult(title=name, snippet=snippets[name], entity_id=name[0])]
+
+    def pick(goal: str, reply: str) -> str:
+        got = choose(cands, [], reply, search, kind="criteria", goal=goal)
+        return got.label if got else ""
+
+    assert pick("Which is the biggest planet?", "I meant by radius.") == "Jupiter"
+    assert pick("Which is the smallest planet?", "I meant by radius.") == "Mercury"
+    # no result shows the measure: nothing to read, no candidate chosen
+    assert pick("Which is the biggest planet?", "I meant by mass.") == ""
