@@ -156,7 +156,7 @@ def test_retrievable_rejects_evidence_search_cannot_find(
 def test_a_sample_without_plan_fails_every_check(mini: KnowledgeStore, good: Sample) -> None:
     bare = good.model_copy(update={"provenance": Provenance()})
     report = run_checks(mini, bare)
-    assert not report.passed and len(report.failed()) == 7
+    assert not report.passed and len(report.failed()) == 8
     assert "no readable plan" in report.results[0].detail
 
 
