@@ -90,15 +90,25 @@ def until(what: str, probe: Callable[[], T | None], timeout: float = WAIT) -> T:
         time.sleep(0.3)
 
 
-def login(browser: WebDriver, url: str, email: str, password: str) -> None:
-    browser.delete_all_cookies()
-    browser.get(f"{url}/user/login/")
-    # a loaded machine renders the form late (or drops the load): wait, reloading once
-    try:
-        field = until("the login form", lambda: browser.find_element(By.NAME, "email"), WAIT / 2)
-    except AssertionError:
+def _login_form(browser: WebDriver, url: str) -> WebElement:
+    """The login page's email field, after ending any session: a page still open in the
+    previous user's session can renew its cookie after the cookies are deleted, and the login
+    page then redirects home; a loaded machine renders the form late (or drops the load)."""
+    for attempt in (1, 2):
+        browser.get(f"{url}/user/logout/")
+        browser.delete_all_cookies()
         browser.get(f"{url}/user/login/")
-        field = until("the login form", lambda: browser.find_element(By.NAME, "email"))
+        try:
+            return until("the login form", lambda: browser.find_element(By.NAME, "email"),
+                         WAIT / 2 * attempt)  # fmt: skip
+        except AssertionError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def login(browser: WebDriver, url: str, email: str, password: str) -> None:
+    field = _login_form(browser, url)
     field.send_keys(email)
     browser.find_element(By.NAME, "password").send_keys(password)
     browser.find_element(By.CSS_SELECTOR, "button[type=submit], input[type=submit]").click()
