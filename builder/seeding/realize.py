@@ -243,7 +243,8 @@ class Realizer:
         if not mods:
             return Phrase(fill(of, x=x), self._own(spec), 1, ref, of=True)
         of = re.sub(r"^(?:a|an) ", "the ", of)
-        inner = X_INSIDE.match(of)
+        # a time after {x} ("the head coach of {x} in 2019") is no verb phrase to wrap around
+        inner = None if spec.qualifier else X_INSIDE.match(of)
         last = None if spec.qualifier else x_last(of)
         if last:
             # "the collection that was founded in 1915 and holds <x>"
@@ -297,6 +298,14 @@ class Realizer:
                 ask = rel.again if rel.again and repeats(rel.ask, x) else rel.ask
                 q = fill(ask, p=self.plabel(spec.link), x=x)
                 if spec.qualifier:
+                    of = fill(rel.of, p=self.plabel(spec.link))
+                    nested = re.match(r"(?:the|a|an) ", x) and " that " not in f" {x}"
+                    if " of {x}" in of and nested:
+                        # after a described phrase a final "in 2011" would read as its time
+                        # ("the winner of Wimbledon … in 2011"): the time goes with the relation
+                        head = "Who" if self._pronoun(spec) == "who" else "What"
+                        of = of.replace(" of {x}", f" {self._qualifier(spec)} of {{x}}", 1)
+                        return f"{head} was {fill(of, x=x)}?"
                     q = q.rstrip("?") + " " + self._qualifier(spec) + "?"
                 return q
             mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
