@@ -326,7 +326,8 @@ class Realizer:
             phrase = self.phrase(spec, x, subject)
             noun = phrase.ref.removeprefix("that ")
             human = noun in self.t.style.people or self._pronoun(spec) == "who"
-            return f"{'Who' if human else 'What'} is {phrase.text}?"
+            verb = "was" if spec.qualifier else "is"  # a version is a past state of things
+            return f"{'Who' if human else 'What'} {verb} {phrase.text}?"
         noun, rest = self._head(spec)
         adj, tail = self._superlative(spec)
         mods = self._mods(spec, x, rest)
@@ -418,9 +419,10 @@ class Realizer:
         for i, spec in enumerate(specs):
             last = i == len(specs) - 1
             split = bool(i and mask >> (i - 1) & 1)
-            if split and not x.weight:
+            heavy = x.weight or self._person_after(x, spec)
+            if split and not heavy:
                 return None
-            if x.weight and not split and not self._inline(x, spec, last):
+            if heavy and not split and not self._inline(x, spec, last):
                 if strict:
                     return None
                 split = True
@@ -450,11 +452,20 @@ class Realizer:
             # the facts follow the nested phrase ("the notable work of <x> that was …"),
             # unless the question's verb comes between ("Which school of <x> was founded …?")
             simple = x.weight == 0 or (x.weight == 1 and x.depth == 1 and not x.of)
+            if self._person_after(x, spec):
+                return False
             return last and simple and self._verb_after_x(spec)
         if (total <= 2 or (total == 3 and x.weight == 1)) and x.depth < 3:
             return True
         ends_with_x = spec.link_inverse or self._short_ask(spec)
         return last and ends_with_x and x.weight <= 3 and x.depth <= 2
+
+    def _person_after(self, x: Phrase, spec: HopSpec) -> bool:
+        """A person's facts that would follow a nested phrase ("… of the creator of Breaking
+        Bad who was born in 1946" reads as the creator's birth year): they need ``x`` said
+        first, in a sentence of its own."""
+        facts_after = spec.link and not spec.link_inverse and spec.constraints
+        return bool(x.depth and facts_after and self._pronoun(spec) == "who")
 
     def _ends_with_x(self, spec: HopSpec, last: bool) -> bool:
         """Whether ``spec``'s wording ends with the nested phrase."""
