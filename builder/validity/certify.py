@@ -125,6 +125,14 @@ class Certifier:
             "open_class", f"no complete set of {noun} declared for {words or 'the class'}"
         )
 
+    def _fits(self, spec: HopSpec, prev: str | None) -> tuple[Universe, list[str]] | Refusal:
+        """The complete set of a description and its members that fit it."""
+        u = self.universe(spec, prev)
+        if isinstance(u, Refusal):
+            return u
+        got = self.evaluate(spec, prev, u)
+        return got if isinstance(got, Refusal) else (u, got)
+
     # ------------------------------------------------------------------ facts
     def decidable(self, key: str, c: Constraint) -> bool:
         """Whether the store knows, for entity ``key``, if ``c`` holds in the real world."""
@@ -303,36 +311,25 @@ class Certifier:
         f = self.facts
         prev = prev or spec.anchor or None
         weak = weaken(spec, inj)
+        over = self._fits(weak, prev)
+        if isinstance(over, Refusal):
+            return over
+        cu, got = over
+        clue_over = weak
         if inj.type == "factual":
-            u = self.universe(weak, prev)
-            if isinstance(u, Refusal):
-                return u
-            exact = self.evaluate(weak, prev, u)
-            if isinstance(exact, Refusal):
-                return exact
-            if exact:
-                names = ", ".join(f.label(k) for k in exact[:3])
+            if got:
+                names = ", ".join(f.label(k) for k in got[:3])
                 return Refusal("false_detail_true", f"the altered detail is true of {names}")
-            relaxed = without(weak, inj.constraint)
-            ru = self.universe(relaxed, prev)
-            if isinstance(ru, Refusal):
-                return ru
-            near = self.evaluate(relaxed, prev, ru)
+            clue_over = without(weak, inj.constraint)
+            near = self._fits(clue_over, prev)
             if isinstance(near, Refusal):
                 return near
+            cu, pool = near
             matches: list[str] = []
-            pool, clue_over, cu = near, relaxed, ru
         else:
-            u = self.universe(weak, prev)
-            if isinstance(u, Refusal):
-                return u
-            got = self.evaluate(weak, prev, u)
-            if isinstance(got, Refusal):
-                return got
             if len(got) < 2 or target not in got:
                 return Refusal("not_ambiguous", f"{len(got)} members fit the weakened description")
             matches = pool = got
-            clue_over, cu = weak, u
         left = self.clue_matches(inj.clue, pool, clue_over, prev)
         if isinstance(left, Refusal):
             return left
@@ -365,12 +362,10 @@ class Certifier:
             held = {v.value_key for v in f.timed(prev, spec.link) if holds_in(v, year)}
             return sorted(k for k in keys if k in held)
         plain = spec.model_copy(update={"criterion": "", "criteria_options": []})
-        u = self.universe(plain, prev)
-        if isinstance(u, Refusal):
-            return u
-        group = self.evaluate(plain, prev, u)
-        if isinstance(group, Refusal):
-            return group
+        over = self._fits(plain, prev)
+        if isinstance(over, Refusal):
+            return over
+        _, group = over
         order = clue.value if clue.value in ("max", "min") else spec.criterion_order
         return sorted(k for k in top(f, group, clue.property, order) if k in keys)
 
