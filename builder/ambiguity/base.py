@@ -8,10 +8,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from builder.ambiguity.clues import pick_fact_clue
 from builder.ambiguity.plan import final_text
 from builder.kb.text import normalize_name
 from builder.records.sample import Candidate, Certificate
-from builder.records.seed import ClueFact, HopSpec, InjectionSpec, SeedChain
+from builder.records.seed import ClueFact, Constraint, HopSpec, InjectionSpec, SeedChain
 from builder.seeding.facts import Facts
 from builder.validity.certify import Certifier, Refusal
 
@@ -55,6 +56,32 @@ class ChainContext:
             return not isinstance(got, Refusal) and got == [target]
 
         return ok
+
+    def fact_clue(
+        self,
+        hop: int,
+        keys: Sequence[str],
+        spec: HopSpec,
+        *,
+        avoid: Constraint | None = None,
+        exclude_property: str = "",
+        vetted_over: HopSpec | None = None,
+    ) -> ClueFact | None:
+        """A fact of the hop's target that tells it from the other ``keys`` (see
+        :func:`pick_fact_clue`), vetted by the certifier over ``vetted_over`` (default
+        ``spec``, the description the user gives)."""
+        return pick_fact_clue(
+            self.facts,
+            self.keys[hop],
+            keys,
+            spec,
+            self.forbidden,
+            set(self.keys),
+            self.rng,
+            avoid=avoid,
+            accept=self.clue_ok(hop, keys, vetted_over or spec),
+            exclude_property=exclude_property,
+        )
 
     @property
     def final(self) -> str:

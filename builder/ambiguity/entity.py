@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from builder.ambiguity.base import ChainContext, Failure, Proposal, finish
-from builder.ambiguity.clues import pick_fact_clue
 from builder.records.seed import ClueFact, InjectionSpec
 from builder.seeding.realize import Realizer
 from builder.seeding.resolve import bounded, fits, weaken, without
@@ -17,7 +16,6 @@ class EntityInjector:
         if spec.criterion:
             return []
         prev = ctx.prev(hop)
-        target = ctx.keys[hop]
         realizer = Realizer(ctx.facts)
         out: list[Proposal | Failure] = []
         for i, c in enumerate(spec.constraints):
@@ -25,18 +23,7 @@ class EntityInjector:
             if not bounded(ctx.facts, weak, prev):
                 continue
             keys = fits(ctx.facts, weak, prev)
-            clue = pick_fact_clue(
-                ctx.facts,
-                target,
-                keys,
-                weak,
-                ctx.forbidden,
-                set(ctx.keys),
-                ctx.rng,
-                avoid=c,
-                accept=ctx.clue_ok(hop, keys, weak),
-                exclude_property=c.property,
-            )
+            clue = ctx.fact_clue(hop, keys, weak, avoid=c, exclude_property=c.property)
             inj = InjectionSpec(type="entity", constraint=i, clue=ClueFact(property="", text=""))
             note = (
                 f"The description no longer says '{realizer.constraint(c)}': "
@@ -52,20 +39,11 @@ class EntityInjector:
         """A holder described by a fact, with no year ("the Japanese Nobel laureate in
         physics"): several holders fit, and a fact of the one meant (not a date) tells them
         apart."""
-        spec, target = ctx.specs[hop], ctx.keys[hop]
+        spec = ctx.specs[hop]
         inj = InjectionSpec(type="entity", constraint=-1, clue=ClueFact(property="", text=""))
         weak = weaken(spec, inj)
         keys = fits(ctx.facts, weak, ctx.prev(hop))
-        clue = pick_fact_clue(
-            ctx.facts,
-            target,
-            keys,
-            weak,
-            ctx.forbidden,
-            set(ctx.keys),
-            ctx.rng,
-            accept=ctx.clue_ok(hop, keys, weak),
-        )
+        clue = ctx.fact_clue(hop, keys, weak)
         rel = ctx.facts.label(spec.link)
         note = f"No year is given for '{rel}': {len(keys)} holders fit what is said of them."
         return finish(ctx, hop, inj, weak, keys, note, clue)

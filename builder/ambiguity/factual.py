@@ -4,7 +4,6 @@ exactly while the target differs in that constraint only (a near fit among other
 from __future__ import annotations
 
 from builder.ambiguity.base import ChainContext, Failure, Proposal, finish
-from builder.ambiguity.clues import pick_fact_clue
 from builder.records.seed import ClueFact, Constraint, HopSpec, InjectionSpec
 from builder.seeding.facts import year_of
 from builder.seeding.realize import Realizer
@@ -86,17 +85,7 @@ class FactualInjector:
                 near = near_fits(ctx.facts, fal, prev)
                 if target not in near or len(near) < 2:
                     continue
-                clue = pick_fact_clue(
-                    ctx.facts,
-                    target,
-                    near,
-                    fal,
-                    ctx.forbidden,
-                    set(ctx.keys),
-                    ctx.rng,
-                    avoid=c,
-                    accept=ctx.clue_ok(hop, near, without(fal, i)),
-                )
+                clue = ctx.fact_clue(hop, near, fal, avoid=c, vetted_over=without(fal, i))
                 blank = ClueFact(property="", text="")
                 inj = InjectionSpec(
                     type="factual", constraint=i, false_value=value, false_label=label, clue=blank

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from builder.ambiguity.base import ChainContext, Failure, Proposal, finish
-from builder.ambiguity.clues import holds, pick_fact_clue, qualifier_clue
+from builder.ambiguity.clues import holds, qualifier_clue
 from builder.ambiguity.plan import weaken
 from builder.records.seed import ClueFact, InjectionSpec
 from builder.seeding.facts import year_of
@@ -27,16 +27,7 @@ class VersionInjector:
         if [k for k in keys if holds(ctx.facts, clue, k, weak, prev)] != [target]:
             clue = None
         if clue is None and ctx.specs[hop].link and ctx.facts.entity(target) is not None:
-            clue = pick_fact_clue(
-                ctx.facts,
-                target,
-                keys,
-                weak,
-                ctx.forbidden,
-                set(ctx.keys),
-                ctx.rng,
-                accept=ctx.clue_ok(hop, keys, weak),
-            )
+            clue = ctx.fact_clue(hop, keys, weak)
         rel = ctx.facts.label(spec.link)
         note = (
             f"No time is given for '{rel}' (the gold value is the one of "
