@@ -149,24 +149,31 @@ def test_every_item_has_a_page(store: KnowledgeStore, items: dict[str, Entity]) 
     assert not missing, f"items without a proper page: {missing[:20]}"
 
 
-def test_build_reproduces_the_committed_files(tmp_path: Path) -> None:
-    run = subprocess.run(
-        [sys.executable, str(SEEDS / "build.py"), "--out", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        check=False,
+def _build(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run seeds/kb/build.py as a user does."""
+    cmd = [sys.executable, str(SEEDS / "build.py"), *args]
+    return subprocess.run(cmd, capture_output=True, text=True, check=False)
+
+
+def _sources(tmp_path: Path) -> Path:
+    """A sources folder holding the shared properties.yaml, for hand-written source files."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "properties.yaml").write_text(
+        (SEEDS / "src" / "properties.yaml").read_text(encoding="utf-8"), encoding="utf-8"
     )
+    return src
+
+
+def test_build_reproduces_the_committed_files(tmp_path: Path) -> None:
+    run = _build("--out", str(tmp_path))
     assert run.returncode == 0, run.stderr[-2000:]
     for name in OUTPUTS:
         assert (tmp_path / name).read_bytes() == (SEEDS / name).read_bytes(), name
 
 
 def test_build_refuses_bad_sources(tmp_path: Path) -> None:
-    src = tmp_path / "src"
-    src.mkdir()
-    (src / "properties.yaml").write_text(
-        (SEEDS / "src" / "properties.yaml").read_text(encoding="utf-8"), encoding="utf-8"
-    )
+    src = _sources(tmp_path)
     (src / "a.yaml").write_text(
         "entities:\n"
         "  - {id: L:thing, label: Thing, description: d, P31: Q515,\n"
@@ -177,12 +184,7 @@ def test_build_refuses_bad_sources(tmp_path: Path) -> None:
         "entities:\n  - {id: L:thing, label: T, description: d, P31: Q999999, page: A. B. C.}\n",
         encoding="utf-8",
     )
-    run = subprocess.run(
-        [sys.executable, str(SEEDS / "build.py"), "--src", str(src), "--out", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    run = _build("--src", str(src), "--out", str(tmp_path))
     assert run.returncode == 1
     for needle in (
         "a.yaml: L:thing: P571[0]: bad date",
@@ -197,11 +199,7 @@ def test_build_refuses_bad_sources(tmp_path: Path) -> None:
 def test_build_refuses_bad_declarations(tmp_path: Path) -> None:
     """Completeness declarations are validated like facts: unknown keys, properties and
     subjects, duplicate ids, and a list declared complete over years with an undated member."""
-    src = tmp_path / "src"
-    src.mkdir()
-    (src / "properties.yaml").write_text(
-        (SEEDS / "src" / "properties.yaml").read_text(encoding="utf-8"), encoding="utf-8"
-    )
+    src = _sources(tmp_path)
     (src / "a.yaml").write_text(
         "entities:\n"
         "  - {id: L:cup, label: Cup, description: d, P31: Q515, page: A. B. C.,\n"
@@ -219,12 +217,7 @@ def test_build_refuses_bad_declarations(tmp_path: Path) -> None:
         "     scope: s}\n",
         encoding="utf-8",
     )
-    run = subprocess.run(
-        [sys.executable, str(SEEDS / "build.py"), "--src", str(src), "--out", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    run = _build("--src", str(src), "--out", str(tmp_path))
     assert run.returncode == 1
     for needle in (
         "complete cup-winners: L:cup P1346[1] (L:y) has no P585/P580/P582",
