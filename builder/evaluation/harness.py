@@ -7,6 +7,7 @@ simulated user decided).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -78,6 +79,8 @@ class Episode:
         self.answered = False
         self.termination = ""
         self.last_message = ""  # the agent's last free text, for the LLM judge
+        self.started = time.perf_counter()
+        self.model_seconds = 0.0  # wall time spent waiting on the agent's model
 
     @property
     def can_search(self) -> bool:
@@ -137,12 +140,18 @@ class Episode:
         """An event ignored by the metrics (tool_error, model, end …)."""
         self.events.append(OtherEvent(type=kind, **data))
 
-    def record_call(self, result: ChatResult, *, from_text: int = 0) -> None:
+    def record_call(
+        self, result: ChatResult, *, from_text: int = 0, seconds: float | None = None
+    ) -> None:
         """Token accounting of one agent model call (also logged as a ``model`` event, with
-        the server's ``finish_reason`` and how many tool calls were parsed from text)."""
+        the server's ``finish_reason``, how many tool calls were parsed from text and the
+        call's wall ``seconds``)."""
         self.turns += 1
         self.usage = self.usage + result.usage
         extra: dict[str, Any] = {}
+        if seconds is not None:
+            self.model_seconds += seconds
+            extra["seconds"] = round(seconds, 3)
         if result.finish_reason:
             extra["finish_reason"] = result.finish_reason
         if from_text:
@@ -170,6 +179,14 @@ class Episode:
             "aux_usage": self.aux_usage.model_dump(),
             "question": self.question,
         }
+        if self.model_seconds:
+            # wall time of the episode and the part spent waiting on the agent's model (the
+            # rest is the harness: search, simulated user, bookkeeping)
+            total = time.perf_counter() - self.started
+            extra["timing"] = {
+                "seconds": round(total, 3),
+                "model_seconds": round(self.model_seconds, 3),
+            }
         for k, v in extra.items():
             setattr(traj, k, v)
         return traj

@@ -155,6 +155,7 @@ class LLMClient:
         backoff_max: float = 30.0,
         timeout: float = DEFAULT_TIMEOUT,
         timeout_retries: int = 0,
+        replay: bool = False,
     ) -> None:
         if not api_key:
             if base_url is None:
@@ -172,6 +173,11 @@ class LLMClient:
         self.backoff_base = backoff_base
         self.backoff_max = backoff_max
         self.cache = JsonCache(cache_dir) if cache_dir is not None else None
+        if replay and self.cache is None:
+            raise ConfigError(
+                "LLM cache replay needs a cache folder", hint="run with the LLM cache on"
+            )
+        self.replay = replay
         self.meter = UsageMeter()
         self._client = openai.OpenAI(
             api_key=api_key, base_url=base_url, max_retries=0, timeout=timeout
@@ -189,6 +195,7 @@ class LLMClient:
         """Endpoint, key and default model from :class:`Settings` (env ``OPENAI_*``)."""
         key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
         kwargs.setdefault("timeout", settings.llm_timeout)
+        kwargs.setdefault("replay", settings.llm_cache_mode == "replay")
         return cls(
             model=model or settings.openai_model,
             base_url=settings.openai_base_url,
@@ -229,6 +236,14 @@ class LLMClient:
                 result = ChatResult.model_validate({**hit, "cached": True})
                 self.meter.add(result)
                 return result
+        if self.replay:
+            raise ServiceError(
+                f"model call not in the LLM cache {self.cache.root if self.cache else ''} "
+                f"(replay mode; model {self.model}, {len(messages)} messages)",
+                hint="the conversation differs from the recorded one (prompts, samples or "
+                "search results changed): record again with DISCOBENCH_LLM_CACHE_MODE=record "
+                "against the server",
+            )
         result = self._call(messages, tools, params)
         if cache and self.cache is not None:
             self.cache.put(key, result.model_dump(mode="json", exclude={"cached"}))

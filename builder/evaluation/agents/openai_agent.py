@@ -18,6 +18,7 @@ taken as an answer. The episode ends at an answer or after ``max_turns`` model c
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from builder.evaluation.agents.base import AGENTS, Agent, AgentContext
@@ -114,12 +115,14 @@ class OpenAIAgent:
         ]
         nudged = False
         while not ep.answered and ep.turns < ep.limits.max_turns:
+            began = time.perf_counter()
             raw = self.client.chat(
                 messages, tools=self.tools, cache=self.cache, max_tokens=self.max_tokens
             )
+            seconds = time.perf_counter() - began
             result = self._with_text_calls(raw, ep.turns + 1)
             from_text = sum(1 for c in result.tool_calls if c.from_text)
-            ep.record_call(result, from_text=from_text)
+            ep.record_call(result, from_text=from_text, seconds=seconds)
             messages.append(result.as_message())
             if result.tool_calls:
                 nudged = False
