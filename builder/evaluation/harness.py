@@ -141,7 +141,12 @@ class Episode:
         self.events.append(OtherEvent(type=kind, **data))
 
     def record_call(
-        self, result: ChatResult, *, from_text: int = 0, seconds: float | None = None
+        self,
+        result: ChatResult,
+        *,
+        from_text: int = 0,
+        dropped: int = 0,
+        seconds: float | None = None,
     ) -> None:
         """Token accounting of one agent model call (also logged as a ``model`` event, with
         the server's ``finish_reason``, how many tool calls were parsed from text and the
@@ -156,6 +161,8 @@ class Episode:
             extra["finish_reason"] = result.finish_reason
         if from_text:
             extra["from_text"] = from_text
+        if dropped:
+            extra["text_calls_dropped"] = dropped
         self.note(
             "model",
             input_tokens=result.usage.input_tokens,

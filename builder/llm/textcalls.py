@@ -36,6 +36,8 @@ def _one(obj: Any, known: Collection[str]) -> tuple[str, dict[str, Any] | None, 
     name = obj.get("name", obj.get("tool"))
     if not isinstance(name, str) or name not in known:
         return None
+    if _is_schema(obj):
+        return None
     raw: Any = next((obj[k] for k in _ARG_KEYS if k in obj), None)
     if raw is None:  # {"name": "search", "query": "..."}: the arguments inline
         raw = {k: v for k, v in obj.items() if k not in ("name", "tool", "type", "id")}
@@ -47,6 +49,15 @@ def _one(obj: Any, known: Collection[str]) -> tuple[str, dict[str, Any] | None, 
     if not isinstance(raw, dict):
         return name, None, json.dumps(raw, ensure_ascii=False)
     return name, raw, json.dumps(raw, ensure_ascii=False)
+
+
+def _is_schema(obj: dict[str, Any]) -> bool:
+    """A tool's definition echoed back (``{"name", "description", "parameters": {"type":
+    "object", "properties": …}}``), which small models copy from their prompt: not a call."""
+    if any(k in obj for k in ("arguments", "args", "input")):
+        return False
+    params = obj.get("parameters")
+    return isinstance(params, dict) and isinstance(params.get("properties"), dict)
 
 
 def _calls_in(blob: str, known: Collection[str]) -> list[tuple[str, dict[str, Any] | None, str]]:

@@ -88,6 +88,22 @@ def test_malformed_or_cut_call_is_a_call_with_an_error() -> None:
     assert call.name == "answer" and call.arguments_error
 
 
+def test_a_tool_definition_echoed_from_the_prompt_is_not_a_call() -> None:
+    """Qwen2.5-Coder-1.5B behind llama-server, seen: the reply copies the tool list."""
+    echo = (
+        "To answer this question, I'll need to search.\n\n<tools>\n"
+        '{"type": "function", "function": {"name": "search", "description": "Search the '
+        'knowledge base.", "parameters": {"type": "object", "properties": {"query": '
+        '{"type": "string"}}, "required": ["query"]}}}\n'
+        '{"type": "function", "function": {"name": "ask", "description": "Ask the user.", '
+        '"parameters": {"type": "object", "properties": {"question": {"type": "string"}}}}}'
+    )
+    assert parse_text_tool_calls(echo, TOOLS)[0] == []
+    # a call whose arguments are named "parameters" is still a call
+    (call,), _ = parse_text_tool_calls('{"name": "search", "parameters": {"query": "x"}}', TOOLS)
+    assert call.arguments == {"query": "x"}
+
+
 # --- whole episodes against a llama-server-like endpoint -----------------------------------
 
 
@@ -224,3 +240,36 @@ def test_timeout_comes_from_the_settings() -> None:
     s = Settings(OPENAI_BASE_URL="http://127.0.0.1:9/v1", llm_timeout=42)
     assert LLMClient.from_settings(s).timeout == 42.0
     assert Settings().llm_max_tokens == 512
+
+
+def test_a_text_planning_several_calls_runs_only_the_first(store, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Seen from the real model: a plan with three fenced calls, the later ones built on
+    results it imagined. Only the first runs; the model then sees its result."""
+    plan = (
+        "1. First, I'll search:\n```json\n"
+        '{"name": "search", "arguments": {"query": "D.I.C.E. Game of the Year winner"}}\n```\n'
+        "2. After searching, I'll find that the winner was The Last of Us Part II.\n"
+        '```json\n{"name": "search", "arguments": {"query": "The Last of Us Part II developer"}}'
+        '\n```\n3. Then:\n```json\n{"name": "answer", "arguments": {"answer": "Bethesda"}}\n```'
+    )
+
+    def planner(body: dict[str, Any]) -> Reply:
+        turn = sum(1 for m in body["messages"] if m["role"] == "assistant")
+        return text_reply(plan) if turn == 0 else fenced_reply("answer", {"answer": "Naughty Dog"})
+
+    out = tmp_path / "plan.jsonl"
+    game = world_samples()[:1]
+    with FakeOpenAIServer(planner, llama_server=True) as server:
+        summary = run_agent(
+            game, agent="openai:m", store=store, out=out, progress=False, settings=_settings(server)
+        )
+    assert summary.model_calls == 2
+    (traj,) = iter_trajectories(out)
+    searches = [e for e in traj.events if isinstance(e, SearchEvent)]
+    assert [s.query for s in searches] == ["D.I.C.E. Game of the Year winner"]
+    first = next(e for e in traj.events if isinstance(e, OtherEvent) and e.type == "model")
+    assert (first.model_extra or {})["text_calls_dropped"] == 2
+    sent = server.requests[1]["messages"]
+    assert len(sent[2]["tool_calls"]) == 1 and sent[3]["role"] == "tool"
+    answer = traj.events[-1]
+    assert isinstance(answer, AnswerEvent) and answer.answer == "Naughty Dog"

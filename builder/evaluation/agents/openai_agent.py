@@ -7,8 +7,10 @@ the model as tool messages and logged as ``tool_error`` events.
 
 Small local models often write their call as JSON in the text instead of ``tool_calls``:
 such calls (fenced JSON, ``<tool_call>`` tags, a bare object naming a tool) are taken as
-calls, and the ``model`` event says how many came from text (``from_text``). A reply without
-any call gets one nudge; a plain-text reply right after the nudge is taken as the final
+calls — only the first of several, since the later ones are planned on imagined results —
+and the ``model`` event says how many came from text (``from_text``) and how many more the
+text wrote (``text_calls_dropped``); a tool definition echoed from the prompt is no call.
+A reply without any call gets one nudge; a plain-text reply right after the nudge is taken as the final
 answer (the answer event is marked ``answered_in_text``), so a model that stops calling
 tools ends its episode instead of burning every turn. Every call sends ``max_tokens``
 (``DISCOBENCH_LLM_MAX_TOKENS``); a reply cut there (``finish_reason: length``) is never
@@ -97,16 +99,22 @@ class OpenAIAgent:
         ep.note("tool_error", tool=call.name, detail="unknown tool")
         return f"error: there is no tool named {call.name!r}"
 
-    def _with_text_calls(self, result: ChatResult, turn: int) -> ChatResult:
-        """``result`` with the calls written in its text taken as calls (if it has none)."""
+    def _with_text_calls(self, result: ChatResult, turn: int) -> tuple[ChatResult, int]:
+        """``result`` with the first call written in its text taken as its call (if it has
+        none), and how many further calls the text wrote (not run)."""
         if result.tool_calls or not result.content:
-            return result
+            return result, 0
         calls, rest = parse_text_tool_calls(
             result.content, self.tool_names, id_prefix=f"text_{turn}"
         )
         if not calls:
-            return result
-        return result.model_copy(update={"tool_calls": calls, "content": rest or None})
+            return result, 0
+        # a text that writes several calls is planning ahead: the later ones are built on
+        # results the model imagined ("after searching, I'll find that …"). Only the first
+        # is run; the model sees its result and writes the next. Native tool_calls (the
+        # server parsed them) are all run.
+        taken = result.model_copy(update={"tool_calls": calls[:1], "content": rest or None})
+        return taken, len(calls) - 1
 
     def run(self, ep: Episode) -> None:
         messages: list[dict[str, Any]] = [
@@ -120,9 +128,9 @@ class OpenAIAgent:
                 messages, tools=self.tools, cache=self.cache, max_tokens=self.max_tokens
             )
             seconds = time.perf_counter() - began
-            result = self._with_text_calls(raw, ep.turns + 1)
+            result, dropped = self._with_text_calls(raw, ep.turns + 1)
             from_text = sum(1 for c in result.tool_calls if c.from_text)
-            ep.record_call(result, from_text=from_text, seconds=seconds)
+            ep.record_call(result, from_text=from_text, dropped=dropped, seconds=seconds)
             messages.append(result.as_message())
             if result.tool_calls:
                 nudged = False
