@@ -4,9 +4,11 @@ Scripted: give it a list of replies (served in order) or a function of the reque
 Replies are built with :func:`text_reply`, :func:`tool_reply`, and — the way llama.cpp's
 ``llama-server`` answers for Qwen2.5-Coder-Instruct, which writes its calls as text —
 :func:`fenced_reply` and :func:`runaway_reply` (a generation that only stops at the
-request's ``max_tokens``, ``finish_reason: "length"``). Options: a per-request latency (for
-concurrency benchmarks), a number of initial failures with a status code (429 or 5xx,
-optional ``Retry-After``) to exercise retries, and ``llama_server=True`` to add the fields
+request's ``max_tokens``, ``finish_reason: "length"``). Options: a per-request latency (the
+reply leaves that long after the request arrived, the handler's own work included, as from a
+server whose response time is that latency; for concurrency benchmarks), a number of initial
+failures with a status code (429 or 5xx, optional ``Retry-After``) to exercise retries, and
+``llama_server=True`` to add the fields
 llama-server adds (``timings``, ``system_fingerprint``) and name the model by its GGUF file.
 
     with FakeOpenAIServer([text_reply("hi")]) as server:
@@ -210,8 +212,17 @@ class FakeOpenAIServer:
             def log_message(self, format: str, *args: Any) -> None:  # quiet
                 return
 
-            def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str]) -> None:
+            def _send(
+                self,
+                status: int,
+                payload: dict[str, Any],
+                headers: dict[str, str],
+                due: float = 0.0,
+            ) -> None:
                 data = json.dumps(payload).encode("utf-8")
+                wait = due - time.monotonic()
+                if wait > 0:  # the latency includes this handler's own work
+                    time.sleep(wait)
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
@@ -221,6 +232,7 @@ class FakeOpenAIServer:
                 self.wfile.write(data)
 
             def do_POST(self) -> None:
+                due = time.monotonic() + server.latency  # answer `latency` after arrival
                 length = int(self.headers.get("Content-Length", "0"))
                 raw = self.rfile.read(length)
                 if self.path.rstrip("/") != "/v1/chat/completions":
@@ -233,17 +245,16 @@ class FakeOpenAIServer:
                     fail = server.failures_sent < server.fail_first
                     if fail:
                         server.failures_sent += 1
-                if server.latency:
-                    time.sleep(server.latency)
                 if fail:
                     headers = {"Retry-After": server.retry_after} if server.retry_after else {}
                     err = {"error": {"message": "scripted failure", "type": "rate_limit"}}
-                    self._send(server.fail_status, err, headers)
+                    self._send(server.fail_status, err, headers, due)
                     return
                 reply = server._next_reply(body)
                 if reply is None:
-                    self._send(400, {"error": {"message": "fake server: script exhausted"}}, {})
+                    msg = {"error": {"message": "fake server: script exhausted"}}
+                    self._send(400, msg, {}, due)
                     return
-                self._send(200, server._completion(body, reply), {})
+                self._send(200, server._completion(body, reply), {}, due)
 
         return Handler
