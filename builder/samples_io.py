@@ -23,6 +23,7 @@ from builder.records.seed import Reject, SeedChain
 
 __all__ = [
     "Reject",
+    "line_error",
     "read_jsonl",
     "read_rejects",
     "read_samples",
@@ -68,24 +69,31 @@ def read_jsonl(path: Path | str, model: type[R], *, what: str) -> Iterator[R]:
             try:
                 yield model.model_validate_json(line)
             except ValidationError as exc:
-                err = exc.errors()[0]
-                if err["type"] == "json_invalid":
-                    raise InputError(
-                        f"not valid JSON ({err['msg']})",
-                        path=p,
-                        line=lineno,
-                        hint=f"each line must be one JSON object (a {what} record)",
-                    ) from None
-                field = _field_path(tuple(err["loc"]))
-                more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
-                raise InputError(
-                    f"invalid {what}: {err['msg']}{more}",
-                    path=p,
-                    line=lineno,
-                    field=field or None,
-                    hint=f"fix field {field!r} on that line so it matches the {model.__name__} "
-                    f"record (see `discobench schema`)",
-                ) from None
+                raise line_error(exc, p, lineno, what=what, record=model.__name__) from None
+
+
+def line_error(
+    exc: ValidationError, path: Path, lineno: int, *, what: str, record: str
+) -> InputError:
+    """The :class:`InputError` for a JSONL line that failed validation as ``record``."""
+    err = exc.errors()[0]
+    if err["type"] == "json_invalid":
+        return InputError(
+            f"not valid JSON ({err['msg']})",
+            path=path,
+            line=lineno,
+            hint=f"each line must be one JSON object (a {what} record)",
+        )
+    field = _field_path(tuple(err["loc"]))
+    more = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    return InputError(
+        f"invalid {what}: {err['msg']}{more}",
+        path=path,
+        line=lineno,
+        field=field or None,
+        hint=f"fix field {field!r} on that line so it matches the {record} record "
+        f"(see `discobench schema`)",
+    )
 
 
 def write_jsonl(path: Path | str, records: Iterable[BaseModel]) -> int:

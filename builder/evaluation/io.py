@@ -8,15 +8,16 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Required, cast
 
 import pyarrow.parquet as pq
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
+from typing_extensions import TypedDict
 
 from builder.errors import InputError
 from builder.records.sample import Sample
-from builder.records.trajectory import RunInfo, Trajectory
-from builder.samples_io import read_jsonl, read_samples
+from builder.records.trajectory import AnswerEvent, AskEvent, Trajectory
+from builder.samples_io import line_error, read_jsonl, read_samples
 
 
 def _field(exc: ValidationError) -> str:
@@ -155,74 +156,123 @@ class TrajectoryWriter:
 
 # --- the scorer's view of a trajectory ---------------------------------------------------
 # ``eval score`` validates what the metrics read and skips the rest: search results,
-# queries, replies and extra fields are never turned into Python objects, which is most of
-# the cost of loading a big file (pydantic parses them in Rust and drops them).
+# queries, replies and extra fields are never turned into Python objects, and each line
+# becomes plain dicts (pydantic validates them in Rust; no model instance per event), which
+# costs about what bare ``json.loads`` of the line does.
 
 
-class _Slim(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-
-class ScoreEvent(_Slim):
+@with_config(ConfigDict(extra="ignore"))
+class ScoreEvent(TypedDict, total=False):
     """Any event; ``answer`` is required on answer events and ``question`` on asks (checked
-    by :func:`read_for_scoring`, which names the line)."""
+    by :func:`read_for_scoring`, which names the line). ``target`` absent ≠ ``null``."""
 
-    type: str
-    question: str | None = None
-    target: int | None = None
-    answer: str | None = None
-    checkpoints: dict[str, str] | None = None
-
-    @property
-    def has_target(self) -> bool:
-        return "target" in self.model_fields_set
+    type: Required[str]
+    question: str | None
+    target: int | None
+    answer: str | None
+    checkpoints: dict[str, str] | None
 
 
-_REQUIRED = {"answer": "answer", "ask": "question"}
+@with_config(ConfigDict(extra="allow"))
+class ScoreRun(TypedDict, total=False):
+    """:class:`RunInfo` as read (absent fields take RunInfo's defaults when used)."""
+
+    agent: str
+    setting: str
+    ablation: str
 
 
-class ScoreUsage(_Slim):
-    input_tokens: int = 0
-    output_tokens: int = 0
+@with_config(ConfigDict(extra="ignore"))
+class ScoreUsage(TypedDict, total=False):
+    input_tokens: int
+    output_tokens: int
 
 
-class ScoreTrajectory(_Slim):
+@with_config(ConfigDict(extra="ignore"))
+class ScoreTrajectory(TypedDict, total=False):
     """A trajectory line as the scorer reads it (same field rules as :class:`Trajectory`
-    for every field a metric uses)."""
+    for every field a metric uses; absent fields mean what Trajectory's defaults say)."""
 
-    sample_id: str
-    run: RunInfo = Field(default_factory=RunInfo)
-    events: list[ScoreEvent] = Field(default_factory=list)
-    usage: ScoreUsage = Field(default_factory=ScoreUsage)
-    error: str | None = None
+    sample_id: Required[str]
+    run: ScoreRun
+    events: list[ScoreEvent]
+    usage: ScoreUsage
+    error: str | None
+
+
+def score_view(traj: Trajectory) -> ScoreTrajectory:
+    """A full record as :func:`read_for_scoring` returns lines: what the metrics read."""
+    events: list[ScoreEvent] = []
+    for ev in traj.events:
+        if isinstance(ev, AskEvent):
+            ask: ScoreEvent = {"type": ev.type, "question": ev.question}
+            if ev.has_target:
+                ask["target"] = ev.target
+            events.append(ask)
+        elif isinstance(ev, AnswerEvent):
+            events.append({"type": ev.type, "answer": ev.answer, "checkpoints": ev.checkpoints})
+        else:
+            events.append({"type": ev.type})
+    return {
+        "sample_id": traj.sample_id,
+        "run": cast(ScoreRun, traj.run.model_dump()),
+        "events": events,
+        "usage": {
+            "input_tokens": traj.usage.input_tokens,
+            "output_tokens": traj.usage.output_tokens,
+        },
+        "error": traj.error,
+    }
+
+
+def _as_full(raw: str) -> Trajectory | None:
+    """The line as a full record, when it is one although the scorer's view refused it
+    (a field of that name with another type on an event where the metrics ignore it)."""
+    try:
+        return Trajectory.model_validate_json(raw)
+    except ValidationError:
+        return None
+
+
+_SCORE_LINE = TypeAdapter(ScoreTrajectory)
+_REQUIRED = {"answer": "answer", "ask": "question"}
 
 
 def read_for_scoring(path: Path | str) -> list[ScoreTrajectory]:
     """Every line of a trajectories file, validated as the scorer needs (file:line errors
     like :func:`read_trajectories`)."""
-    with gc_paused():
-        lines = list(read_jsonl(path, ScoreTrajectory, what="trajectory"))
-    for lineno, traj in enumerate(lines, start=1):
-        for pos, ev in enumerate(traj.events):
-            need = _REQUIRED.get(ev.type)
-            if need is not None and getattr(ev, need) is None:
-                raise InputError(
-                    f"invalid trajectory: Field required ({ev.type} event without {need!r})",
-                    path=Path(path),
-                    line=_line_of(Path(path), lineno),
-                    field=f"events[{pos}].{need}",
-                    hint="fix that event so it matches the Trajectory record "
-                    "(see `discobench schema`)",
-                )
-    return lines
-
-
-def _line_of(path: Path, nth: int) -> int:
-    """The file line of the ``nth`` non-blank line (errors only)."""
-    with path.open(encoding="utf-8") as fh:
-        seen = 0
+    p = Path(path)
+    if not p.exists():
+        raise InputError(
+            "no such trajectory file",
+            path=p,
+            hint="check the path, or create the file with the stage that writes it",
+        )
+    validate = _SCORE_LINE.validate_json
+    out: list[ScoreTrajectory] = []
+    with gc_paused(), p.open(encoding="utf-8") as fh:
         for lineno, raw in enumerate(fh, start=1):
-            seen += bool(raw.strip())
-            if seen == nth:
-                return lineno
-    return nth
+            if raw.isspace():
+                continue
+            try:
+                line = validate(raw)
+            except ValidationError as exc:
+                full = _as_full(raw)
+                if full is None:
+                    raise line_error(
+                        exc, p, lineno, what="trajectory", record="Trajectory"
+                    ) from None
+                line = score_view(full)
+            for pos, ev in enumerate(line.get("events", ())):
+                need = _REQUIRED.get(ev["type"])
+                if need is not None and ev.get(need) is None:
+                    raise InputError(
+                        f"invalid trajectory: Field required ({ev['type']} event without {need!r})",
+                        path=p,
+                        line=lineno,
+                        field=f"events[{pos}].{need}",
+                        hint="fix that event so it matches the Trajectory record "
+                        "(see `discobench schema`)",
+                    )
+            out.append(line)
+    return out

@@ -15,11 +15,9 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import cast
 
 from builder.errors import InputError
-from builder.evaluation.io import ScoreEvent, ScoreTrajectory
+from builder.evaluation.io import ScoreEvent, ScoreRun, ScoreTrajectory, score_view
 from builder.evaluation.matching import Matcher
 from builder.evaluation.metrics import (
     DIFFICULTIES,
@@ -33,201 +31,207 @@ from builder.evaluation.metrics import (
 )
 from builder.evaluation.targets import match_target
 from builder.records.sample import AMBIGUITY_TYPES, DOMAINS, Sample
-from builder.records.trajectory import AnswerEvent, AskEvent, RunInfo, Trajectory
+from builder.records.trajectory import RunInfo, Trajectory
 
 
 def _ratio(num: float, den: float) -> float | None:
     return num / den if den else None
 
 
-@dataclass
-class _Counts:
-    """Accumulators pooled over samples."""
-
-    samples: int = 0
-    correct: int = 0
-    checkpoints: int = 0
-    passed: int = 0
-
-
-@dataclass
-class _Episode:
-    """Per-sample facts the metrics are computed from."""
-
-    correct: bool
-    passed: dict[int, bool]
-    ask_targets: list[tuple[int, int | None]]  # (position in events, valid target or None)
-    n_search: int
-    first_search: int | None
-    assigned: int = 0
-    invalid: int = 0
-    tokens: tuple[int, int] = (0, 0)
-    notes: list[str] = field(default_factory=list)
-
-
 Line = Trajectory | ScoreTrajectory
-"""What the scorer reads: full records, or the slim ones of ``read_for_scoring``."""
+"""What the scorer reads: full records, or the dicts of ``read_for_scoring``."""
 
-_Answer = AnswerEvent | ScoreEvent
-_Ask = AskEvent | ScoreEvent
-
-
-def _episode(sample: Sample, traj: Line | None, m: Matcher) -> _Episode:
-    events = traj.events if traj is not None else []
-    errored = traj is not None and traj.error is not None
-    indexes = {cp.index for cp in sample.checkpoints}
-    last_answer: _Answer | None = None
-    asks: list[tuple[int, int | None]] = []
-    n_search = 0
-    first_search: int | None = None
-    assigned = invalid = 0
-    for pos, ev in enumerate(events):
-        kind = ev.type  # full records are typed by it; slim ones carry it
-        if kind == "answer":
-            last_answer = cast(_Answer, ev)
-        elif kind == "search":
-            n_search += 1
-            if first_search is None:
-                first_search = pos
-        elif kind == "ask":
-            ask = cast(_Ask, ev)
-            target = ask.target
-            if not ask.has_target:
-                target = match_target(ask.question or "", sample.checkpoints)
-                assigned += 1
-            if target is not None and target not in indexes:
-                invalid += 1
-                target = None
-            asks.append((pos, target))
-    final = last_answer.answer if last_answer is not None else None  # str (validated)
-    correct = not errored and m.match(final, sample.answer, sample.answer_aliases)
-    stated = (last_answer.checkpoints or {}) if last_answer is not None else {}
-    last_index = sample.checkpoints[-1].index
-    passed: dict[int, bool] = {}
-    for cp in sample.checkpoints:
-        pred = stated.get(str(cp.index))
-        if pred is None and cp.index == last_index:
-            pred = final
-        ok = not errored and last_answer is not None
-        passed[cp.index] = ok and m.match(pred, cp.answer, cp.answer_aliases)
-    tokens = (traj.usage.input_tokens, traj.usage.output_tokens) if traj is not None else (0, 0)
-    return _Episode(correct, passed, asks, n_search, first_search, assigned, invalid, tokens)
+_DIRECT_GUESS, _HEAVY_GUESS, _DIRECT_ASK, _SEARCH_THEN_ASK = range(4)  # PROFILES' order
+RunKey = tuple[str, str, str] | str
 
 
-def _run_key(run: RunInfo) -> str:
-    extra = run.model_extra
-    if not extra:  # the common case, without a JSON round trip
-        return f"{run.agent}\x00{run.setting}\x00{run.ablation}"
-    return json.dumps(run.model_dump(mode="json"), sort_keys=True)
+def _run_info(run: ScoreRun | None) -> RunInfo:
+    return RunInfo.model_validate(run or {})
+
+
+def _run_key(run: ScoreRun | None) -> RunKey:
+    """Equal for equal runs (absent fields as RunInfo's defaults, extra fields included)."""
+    if (
+        run is not None
+        and len(run) == 3
+        and "agent" in run
+        and "setting" in run
+        and "ablation" in run
+    ):
+        return (run["agent"], run["setting"], run["ablation"])  # the common case
+    info = _run_info(run)
+    if not info.model_extra:
+        return (info.agent, info.setting, info.ablation)
+    return json.dumps(info.model_dump(mode="json"), sort_keys=True)
 
 
 def _dedupe(
     samples: Sequence[Sample], trajectories: Iterable[Line]
-) -> tuple[dict[str, Line], int, int, int, list[RunInfo]]:
+) -> tuple[dict[str, ScoreTrajectory], int, int, int, list[RunInfo]]:
     """Last line per (sample_id, run) wins; returns by-id map, read, duplicates, unknown, runs."""
     known = {s.id for s in samples}
-    latest: dict[tuple[str, str], Line] = {}
+    latest: dict[tuple[str, RunKey], ScoreTrajectory] = {}
     read = unknown = 0
-    for traj in trajectories:
+    for line in trajectories:
         read += 1
-        if traj.sample_id not in known:
+        traj = line if isinstance(line, dict) else score_view(line)
+        sid = traj["sample_id"]
+        if sid not in known:
             unknown += 1
             continue
-        latest[(traj.sample_id, _run_key(traj.run))] = traj
+        latest[(sid, _run_key(traj.get("run")))] = traj
     kept = read - unknown
-    by_id: dict[str, Line] = {}
-    runs: dict[str, RunInfo] = {}
+    by_id: dict[str, ScoreTrajectory] = {}
+    runs: dict[RunKey, ScoreTrajectory] = {}
     for (sid, run_key), traj in latest.items():
-        runs[run_key] = traj.run
+        runs[run_key] = traj
         if sid in by_id:
+            first, second = _run_info(by_id[sid].get("run")), _run_info(traj.get("run"))
             raise InputError(
                 f"sample {sid} has trajectories from {len(runs)} different runs "
-                f"(e.g. {by_id[sid].run.model_dump()} and {traj.run.model_dump()})",
+                f"(e.g. {first.model_dump()} and {second.model_dump()})",
                 hint="score one run at a time: write each run to its own trajectories file",
             )
         by_id[sid] = traj
-    return by_id, kept - len(latest), unknown, read, list(runs.values())
+    run_infos = [_run_info(t.get("run")) for t in runs.values()]
+    return by_id, kept - len(latest), unknown, read, run_infos
 
 
 def score(
     samples: Sequence[Sample], trajectories: Iterable[Line], *, heavy_search: int = 3
 ) -> Metrics:
-    """Metrics of one run (``trajectories``) over a dataset (``samples``)."""
+    """Metrics of one run (``trajectories``) over a dataset (``samples``).
+
+    One pass over the samples with plain counters: this loop runs for every sample and
+    checkpoint of a run, so it reads each record field once and builds no per-sample
+    objects. tests/evaluation/reference_scorer.py is the same contract written plainly;
+    tests compare the two.
+    """
     by_id, duplicates, unknown, read, runs = _dedupe(samples, trajectories)
-    total = _Counts()
-    diff: dict[str, _Counts] = defaultdict(_Counts)
-    dom: dict[str, _Counts] = defaultdict(_Counts)
+    match = Matcher().match
     tp = fp = fn = tn = 0
-    prof_count: dict[str, int] = dict.fromkeys(PROFILES, 0)
-    prof_pass: dict[str, int] = dict.fromkeys(PROFILES, 0)
+    prof_count = [0, 0, 0, 0]
+    prof_pass = [0, 0, 0, 0]
     type_count: dict[str, int] = dict.fromkeys(AMBIGUITY_TYPES, 0)
     type_asked: dict[str, int] = dict.fromkeys(AMBIGUITY_TYPES, 0)
     type_pass: dict[str, int] = dict.fromkeys(AMBIGUITY_TYPES, 0)
-    n_asks = asks_amb = asks_amb_pass = n_search = n_errors = 0
+    n_asks = asks_amb = asks_amb_pass = n_search = n_errors = missing = 0
     tok_in = tok_out = assigned = invalid = 0
     n_amb = amb_pass = 0
-    matcher = Matcher()
     cells: dict[tuple[str, str], list[int]] = {}  # (difficulty, domain) → counts
     for sample in samples:
+        cps = sample.checkpoints
         traj = by_id.get(sample.id)
-        ep = _episode(sample, traj, matcher)
-        n_errors += int(traj is not None and traj.error is not None)
-        assigned += ep.assigned
-        invalid += ep.invalid
-        tok_in += ep.tokens[0]
-        tok_out += ep.tokens[1]
-        n_search += ep.n_search
+        # --- the episode's events: last answer, asks and their targets, searches
+        last: ScoreEvent | None = None
+        errored = False
+        searches = 0
+        first_search = -1
+        targets: list[int] = []  # valid targets of the asks, in order
+        first_ask: dict[int, int] = {}  # checkpoint index → position of its first ask
+        if traj is None:
+            missing += 1
+        else:
+            errored = traj.get("error") is not None
+            n_errors += errored
+            usage = traj.get("usage")
+            if usage:
+                tok_in += usage.get("input_tokens", 0)
+                tok_out += usage.get("output_tokens", 0)
+            indexes: set[int] | None = None
+            for pos, ev in enumerate(traj.get("events", ())):
+                kind = ev["type"]
+                if kind == "search":
+                    if not searches:
+                        first_search = pos
+                    searches += 1
+                elif kind == "answer":
+                    last = ev
+                elif kind == "ask":
+                    n_asks += 1
+                    if "target" in ev:
+                        target = ev["target"]
+                    else:  # key absent ≠ null: the default matcher decides
+                        target = match_target(ev.get("question") or "", cps)
+                        assigned += 1
+                    if target is None:
+                        continue
+                    if indexes is None:
+                        indexes = {cp.index for cp in cps}
+                    if target not in indexes:
+                        invalid += 1  # scored as a null target
+                        continue
+                    targets.append(target)
+                    if target not in first_ask:
+                        first_ask[target] = pos
+            n_search += searches
+        # --- final answer and checkpoints (an errored episode passes nothing)
+        passed: dict[int, bool] = {}
+        if last is not None and not errored:
+            final = last.get("answer")
+            correct = match(final, sample.answer, sample.answer_aliases)
+            stated = last.get("checkpoints")
+            last_index = cps[-1].index
+            for cp in cps:
+                idx = cp.index
+                pred = stated.get(str(idx)) if stated else None
+                if pred is None and idx == last_index:
+                    pred = final
+                passed[idx] = match(pred, cp.answer, cp.answer_aliases)
+        else:
+            correct = False
+            for cp in cps:
+                passed[cp.index] = False
         key = (sample.difficulty, sample.domain)
         acc = cells.get(key)
         if acc is None:
             acc = cells[key] = [0, 0, 0, 0]
         acc[0] += 1
-        acc[1] += ep.correct
-        acc[2] += len(sample.checkpoints)
-        acc[3] += sum(ep.passed.values())
-        first_ask: dict[int, int] = {}
-        n_asks += len(ep.ask_targets)
-        if ep.ask_targets:
-            amb = {cp.index for cp in sample.checkpoints if cp.ambiguous}
-            for pos, target in ep.ask_targets:
-                if target is not None:
-                    first_ask.setdefault(target, pos)
-                    if target in amb:
-                        asks_amb += 1
-                        asks_amb_pass += int(ep.passed[target])
-        for cp in sample.checkpoints:
-            asked = cp.index in first_ask
-            if cp.ambiguous:
-                tp += int(asked)
-                fn += int(not asked)
-            else:
-                fp += int(asked)
-                tn += int(not asked)
+        acc[1] += correct
+        acc[2] += len(cps)
+        acc[3] += sum(passed.values())
+        if targets:
+            amb = {cp.index for cp in cps if cp.ambiguous}
+            for target in targets:
+                if target in amb:
+                    asks_amb += 1
+                    asks_amb_pass += passed[target]
+        # --- detection cells over all checkpoints; profiles of the ambiguous ones
+        for cp in cps:
+            idx = cp.index
+            asked = idx in first_ask
             if not cp.ambiguous:
+                if asked:
+                    fp += 1
+                else:
+                    tn += 1
                 continue
-            ok = ep.passed[cp.index]
+            ok = passed[idx]
             n_amb += 1
-            amb_pass += int(ok)
+            amb_pass += ok
             if asked:
-                k = first_ask[cp.index]
-                searched_before = ep.first_search is not None and ep.first_search < k
-                profile = "SearchThenAsk" if searched_before else "DirectAsk"
+                tp += 1
+                searched_before = 0 <= first_search < first_ask[idx]
+                profile = _SEARCH_THEN_ASK if searched_before else _DIRECT_ASK
             else:
-                profile = "SearchHeavyGuess" if ep.n_search >= heavy_search else "DirectGuess"
+                fn += 1
+                profile = _HEAVY_GUESS if searches >= heavy_search else _DIRECT_GUESS
             prof_count[profile] += 1
-            prof_pass[profile] += int(ok)
-            if cp.ambiguity_type in type_count:
-                type_count[cp.ambiguity_type] += 1
-                type_asked[cp.ambiguity_type] += int(asked)
-                type_pass[cp.ambiguity_type] += int(ok)
+            prof_pass[profile] += ok
+            kind = cp.ambiguity_type
+            if kind in type_count:
+                type_count[kind] += 1
+                type_asked[kind] += asked
+                type_pass[kind] += ok
 
-    for (d, o), (k_samples, k_correct, k_cps, k_passed) in cells.items():
-        for counts in (total, diff[d], dom[o]):
-            counts.samples += k_samples
-            counts.correct += k_correct
-            counts.checkpoints += k_cps
-            counts.passed += k_passed
-    n = total.samples
+    totals = [0, 0, 0, 0]
+    diff: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    dom: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for (d, o), counts in cells.items():
+        for pooled in (totals, diff[d], dom[o]):
+            for i, v in enumerate(counts):
+                pooled[i] += v
+    n, total_correct, total_cps, total_passed = totals
     conf = Confusion(tp=tp, fp=fp, fn=fn, tn=tn)
     notes: list[str] = []
     if assigned:
@@ -241,14 +245,13 @@ def score(
         notes.append(f"{unknown} trajectory line(s) name samples not in the dataset: ignored")
     if duplicates:
         notes.append(f"{duplicates} line(s) superseded by a later line of the same sample and run")
-    missing = sum(1 for s in samples if s.id not in by_id)
     if missing:
         notes.append(f"{missing} sample(s) have no trajectory: scored incorrect with no events")
     domains_present = [d for d in DOMAINS if d in dom] + sorted(set(dom) - set(DOMAINS))
     return Metrics(
         n_samples=n,
-        accuracy=_ratio(total.correct, n),
-        checkpoint_pass=_ratio(total.passed, total.checkpoints),
+        accuracy=_ratio(total_correct, n),
+        checkpoint_pass=_ratio(total_passed, total_cps),
         detection_accuracy=_ratio(conf.tp + conf.tn, conf.tp + conf.tn + conf.fp + conf.fn),
         detection_f1=_ratio(2 * conf.tp, 2 * conf.tp + conf.fp + conf.fn),
         ambiguity_recall=_ratio(conf.tp, conf.tp + conf.fn),
@@ -262,11 +265,11 @@ def score(
         n_missing=missing,
         profiles={
             p: ProfileStats(
-                count=prof_count[p],
-                share=_ratio(prof_count[p], n_amb),
-                pass_rate=_ratio(prof_pass[p], prof_count[p]),
+                count=prof_count[i],
+                share=_ratio(prof_count[i], n_amb),
+                pass_rate=_ratio(prof_pass[i], prof_count[i]),
             )
-            for p in PROFILES
+            for i, p in enumerate(PROFILES)
         },
         by_type={
             t: TypeStats(
@@ -278,23 +281,21 @@ def score(
         },
         by_difficulty={
             d: DifficultyStats(
-                n_samples=diff[d].samples,
-                accuracy=_ratio(diff[d].correct, diff[d].samples),
-                checkpoint_pass=_ratio(diff[d].passed, diff[d].checkpoints),
+                n_samples=diff[d][0],
+                accuracy=_ratio(diff[d][1], diff[d][0]),
+                checkpoint_pass=_ratio(diff[d][3], diff[d][2]),
             )
             for d in DIFFICULTIES
         },
         by_domain={
-            d: DomainStats(
-                n_samples=dom[d].samples, accuracy=_ratio(dom[d].correct, dom[d].samples)
-            )
+            d: DomainStats(n_samples=dom[d][0], accuracy=_ratio(dom[d][1], dom[d][0]))
             for d in domains_present
         },
         heavy_search=heavy_search,
         run=runs[0] if len(runs) == 1 else None,
         ambiguous_checkpoint_pass=_ratio(amb_pass, n_amb),
         detection=conf,
-        n_checkpoints=total.checkpoints,
+        n_checkpoints=total_cps,
         n_ambiguous=n_amb,
         n_asks=n_asks,
         n_trajectories=read,
