@@ -8,9 +8,10 @@ Rate limits are retried with backoff inside the LLM and Tavily clients.
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections.abc import Callable, Generator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -101,6 +102,61 @@ def play_episode(
     return traj
 
 
+def play_all(
+    samples: Sequence[Sample], play: Callable[[Sample], Trajectory], concurrency: int
+) -> Generator[Trajectory, None, None]:
+    """``play`` every sample on ``concurrency`` threads; trajectories as they finish.
+
+    Each thread takes the next sample as soon as it has finished one, so exactly
+    ``concurrency`` episodes are in flight until the samples run out (no batches). The
+    threads are all started, and waiting, before the first episode begins: a thread started
+    while others run Python code waits for the GIL up to the 5 ms switch interval, so
+    starting 32 on demand spread the first model calls over ~150 ms. Closing the generator
+    (the caller stopped: Ctrl-C, a failed write) lets no new episode start; an exception
+    raised by ``play`` is re-raised here.
+    """
+    pending = iter(samples)
+    take = threading.Lock()
+    done: queue.SimpleQueue[Trajectory | BaseException | None] = queue.SimpleQueue()
+    go = threading.Event()
+    stop = threading.Event()
+
+    def work() -> None:
+        go.wait()
+        try:
+            while not stop.is_set():
+                with take:
+                    sample = next(pending, None)
+                if sample is None:
+                    break
+                done.put(play(sample))
+        except BaseException as exc:  # for the caller to re-raise
+            done.put(exc)
+        finally:
+            done.put(None)
+
+    n = max(1, min(concurrency, len(samples)))
+    threads = [threading.Thread(target=work, name=f"episode-{i}", daemon=True) for i in range(n)]
+    for t in threads:
+        t.start()
+    go.set()
+    try:
+        running = n
+        while running:
+            try:
+                item = done.get(timeout=0.5)  # a timeout keeps Ctrl-C responsive
+            except queue.Empty:
+                continue
+            if item is None:
+                running -= 1
+            elif isinstance(item, BaseException):
+                raise item
+            else:
+                yield item
+    finally:
+        stop.set()
+
+
 def run_agent(
     samples: Sequence[Sample],
     *,
@@ -164,25 +220,23 @@ def run_agent(
         TimeElapsedColumn(),
         disable=not progress,
     )
-    pool = ThreadPoolExecutor(max_workers=max(1, concurrency))
+
+    def play(sample: Sample) -> Trajectory:
+        return play_episode(
+            sample,
+            agent=agent_obj,
+            run=run,
+            search=backend,
+            user=user_obj,
+            judge=judge_obj,
+            limits=limits,
+        )
+
+    episodes = play_all(todo, play, concurrency)
     try:
         with bar:
             task = bar.add_task("episodes", total=len(todo))
-            futures = [
-                pool.submit(
-                    play_episode,
-                    s,
-                    agent=agent_obj,
-                    run=run,
-                    search=backend,
-                    user=user_obj,
-                    judge=judge_obj,
-                    limits=limits,
-                )
-                for s in todo
-            ]
-            for fut in as_completed(futures):
-                traj = fut.result()
+            for traj in episodes:
                 writer.write(traj)
                 summary.ran += 1
                 if traj.error is not None:
@@ -196,13 +250,10 @@ def run_agent(
                     1 for e in traj.events if isinstance(e, OtherEvent) and e.type == "model"
                 )
                 bar.advance(task)
-        pool.shutdown(wait=True)
-    except BaseException:
-        # Ctrl-C or a writer failure: drop queued episodes (finished ones are on disk;
-        # a re-run resumes), let the running ones end in the background.
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
     finally:
+        # Ctrl-C or a writer failure: no new episode starts (finished ones are on disk; a
+        # re-run resumes), the running ones end in the background
+        episodes.close()
         writer.close()
         agent_obj.close()
     summary.wall_seconds = time.perf_counter() - started
