@@ -120,10 +120,12 @@ def bench_scoring(n: int, tmp: Path, rounds: int) -> float:
 
 
 def _policy(body: dict[str, Any]) -> Reply:
+    """Ask, then answer. Token counts are given, so the endpoint does not serialize the
+    conversation to count them (CPU the runner's process would compete with)."""
     msgs = body["messages"]
     if not any(m["role"] == "tool" for m in msgs):
-        return tool_reply(("ask", {"question": "Which entity is hop 1 meant?"}))
-    return tool_reply(("answer", {"answer": "x", "checkpoints": {"1": "y"}}))
+        return tool_reply(("ask", {"question": "Which entity is hop 1 meant?"}), usage=(900, 20))
+    return tool_reply(("answer", {"answer": "x", "checkpoints": {"1": "y"}}), usage=(1000, 30))
 
 
 def _serve(latency: float, conn: Any) -> None:

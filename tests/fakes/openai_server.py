@@ -75,6 +75,15 @@ def _default_usage(body: dict[str, Any], reply: Reply) -> tuple[int, int]:
 class _Server(ThreadingHTTPServer):
     request_queue_size = 256  # the default backlog (5) drops connects under high concurrency
 
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.accepted: dict[Any, float] = {}  # connection → when it was accepted
+
+    def get_request(self) -> tuple[Any, Any]:
+        conn, addr = super().get_request()
+        self.accepted[conn] = time.monotonic()  # before its thread starts (that takes a while)
+        return conn, addr
+
 
 class FakeOpenAIServer:
     """``POST /v1/chat/completions`` on a free local port, in a background thread."""
@@ -220,19 +229,23 @@ class FakeOpenAIServer:
                 due: float = 0.0,
             ) -> None:
                 data = json.dumps(payload).encode("utf-8")
+                head = [
+                    f"HTTP/1.1 {status} {self.responses[status][0]}",
+                    "Content-Type: application/json",
+                    f"Content-Length: {len(data)}",
+                    *(f"{k}: {v}" for k, v in headers.items()),
+                ]
+                response = ("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + data
                 wait = due - time.monotonic()
-                if wait > 0:  # the latency includes this handler's own work
-                    time.sleep(wait)
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for k, v in headers.items():
-                    self.send_header(k, v)
-                self.end_headers()
-                self.wfile.write(data)
+                if wait > 0:  # the latency includes this handler's own work: all of it
+                    time.sleep(wait)  # is done before, the reply leaves in one write
+                self.wfile.write(response)
 
             def do_POST(self) -> None:
-                due = time.monotonic() + server.latency  # answer `latency` after arrival
+                # answer `latency` after arrival: the first request of a connection arrived
+                # when the connection was accepted
+                arrived = server._httpd.accepted.pop(self.connection, None) or time.monotonic()
+                due = arrived + server.latency
                 length = int(self.headers.get("Content-Length", "0"))
                 raw = self.rfile.read(length)
                 if self.path.rstrip("/") != "/v1/chat/completions":
