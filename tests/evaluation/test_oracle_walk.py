@@ -91,8 +91,10 @@ def test_the_reply_reads_candidates() -> None:
         Candidate(id="1", label="Jacob Zuma (2009)", downstream_answer="x"),
         Candidate(id="2", label="Cyril Ramaphosa (2018)", downstream_answer="y"),
     ]
-    assert choose(v, [], "I mean the one in 2019.", lambda q: []) == v[1]
-    assert choose(v, [], "I mean the one in 2012.", lambda q: []) == v[0]
+    assert choose(v, [], "I mean the one in 2019.", lambda q: [], kind="version") == v[1]
+    assert choose(v, [], "I mean the one in 2012.", lambda q: [], kind="version") == v[0]
+    # … at a version hop only: a factual hop's clue year ("born in 2015") dates nothing
+    assert choose(v, [], "I mean the one in 2019.", lambda q: [], kind="factual") is None
     # clue words shown next to a candidate, found by a search for each candidate
     c = Candidate(id="C", label="Steven Spielberg", downstream_answer="z")
     d = Candidate(id="D", label="Christopher Nolan", downstream_answer="w")
