@@ -151,16 +151,59 @@ def clue_text(reply: str) -> str:
     return " ".join(dict.fromkeys(kept))
 
 
+# "(12 June 1924 – 30 November 2018)" after a name: born on the first date, died on the second
+_LIFESPAN = re.compile(r"\((\d{1,2} \w+ \d{3,4}) – (\d{1,2} \w+ \d{3,4})\)")
+
+
+@lru_cache(maxsize=1 << 16)
+def _read(text: str) -> str:
+    """`` normalized text `` as the reader takes it in: hyphenated words apart
+    ("Austrian-born", "German-American"), a life span's dates said as born and died."""
+    text = _LIFESPAN.sub(r"(born \1 died \2)", text).replace("-", " ")
+    return f" {normalize(text)} "
+
+
+def _telling(word: str) -> int:
+    """How much a clue word tells candidates apart: a number (a year, "died in 2018") more
+    than a word ("died")."""
+    return 2 if word.isdigit() else 1
+
+
+@lru_cache(maxsize=1)
+def _demonyms() -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for line in load_word_list("oracle_demonyms.txt"):
+        country, _, adjectives = line.partition("=")
+        out[normalize(country)] = tuple(normalize(a) for a in adjectives.split(","))
+    return out
+
+
+def with_demonyms(reply: str) -> str:
+    """The reply with the adjectives of each country it names ("from Austria" is said of an
+    "Austrian-born" scientist; ``oracle_demonyms.txt``)."""
+    said = f" {normalize(reply)} "
+    extra = [a for country, adjs in _demonyms().items() if f" {country} " in said for a in adjs]
+    return f"{reply} {' '.join(dict.fromkeys(extra))}" if extra else reply
+
+
 def support(c: Candidate, hits: Sequence[Hit], clue: set[str]) -> int:
-    """How many clue words the results about ``c`` (its page, or naming it) show."""
-    label = _phrase(name_of(c))
-    own = set(normalize(c.label).split())  # a version's label carries its year: "X (2018)"
+    """How much the results about ``c`` (its page, or naming it) show the clue's words
+    (a number counts double)."""
+    label = _read(name_of(c))
+    own = set(_read(c.label).split())  # a version's label carries its year: "X (2018)"
     seen: set[str] = set()
     for h in hits:
-        text = _phrase(f"{h.title} . {h.snippet}")
-        if (h.entity_id and h.entity_id == c.id) or label in text:
-            seen |= set(text.split())
-    return 2 * len(clue & own) + len(clue & (seen - own))
+        if h.entity_id and h.entity_id == c.id:
+            seen |= set(_read(f"{h.title} . {h.snippet}").split())
+            continue
+        for piece in (h.title, *_pieces(h)):  # another page: the sentences that name it
+            text = _read(piece)
+            if label in text:
+                seen |= set(text.split())
+    words = {w for said in clue for w in _read(said).split()}
+    return 2 * sum(_telling(w) for w in words & own) + sum(
+        _telling(w) for w in words & (seen - own)
+    )
 
 
 _YEAR_LABEL = re.compile(r"\((\d{3,4})\)\s*$")
@@ -374,6 +417,7 @@ def choose(
         if measured is not None:
             return measured
     ranked = rank_candidates(pool, hits)
+    reply = with_demonyms(reply)
     clue = clue_words(reply)
     if not clue:
         return ranked[0] if ranked else None
@@ -381,9 +425,18 @@ def choose(
     order = [*ranked, *rest]
     scores = [support(c, hits, clue) if c in ranked else 0 for c in order]
     best = max(scores, default=0)
-    if best == 0 or scores.count(best) > 1:
-        words = clue_text(reply)
-        for i, c in enumerate(order):
+    # a search for each candidate with the clue: all of them when the first results do not
+    # tell one apart (no single best, or the best lacks a number the clue gives: "born in
+    # 1946" is not shown by a page saying "born 1882"), else those they do not show
+    words = clue_text(reply)
+    numbers = {w for w in clue if w.isdigit()}
+    undecided = (
+        best == 0
+        or scores.count(best) > 1
+        or support(order[scores.index(best)], hits, numbers) < 2 * len(numbers)
+    )
+    for i, c in enumerate(order):
+        if undecided or i >= len(ranked):
             scores[i] = max(scores[i], support(c, search(f"{name_of(c)} {words}"), clue))
     top = max(scores, default=0)
     if top == 0:
