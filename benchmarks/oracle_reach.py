@@ -5,7 +5,9 @@ how many it fails. This script re-creates the build's inject step (the bundled s
 seed chains, seed 0) with ``oracle_solvable`` left out of the filter, then runs that check on
 every sample the seven others let through, and prints the share reached and the failures
 grouped by the failing hop's kind (its ambiguity type, or ``unambiguous``) and what went
-wrong, with examples.
+wrong, with examples. For comparison, on the same samples: the walk that never asks, and
+the one that never asks but reads the unambiguous question's restored words (what
+``oracle:direct-guess`` does under ``--ablation unambiguous``).
 
     python benchmarks/oracle_reach.py                         # import + seed + inject, ~2 min
     python benchmarks/oracle_reach.py --workspace /tmp/ws     # reuse (or keep) kb + seeds
@@ -33,12 +35,15 @@ sys.path.insert(0, str(ROOT))
 
 from builder.ambiguity import inject  # noqa: E402
 from builder.ambiguity.oracle_check import check_oracle_solvable  # noqa: E402
+from builder.evaluation.matching import match  # noqa: E402
+from builder.evaluation.oracle import restored_words, walk  # noqa: E402
 from builder.kb.importers import import_paths  # noqa: E402
 from builder.kb.store import KnowledgeStore  # noqa: E402
 from builder.pipeline import BUNDLED_KB, BuildOptions  # noqa: E402
 from builder.records.sample import Sample  # noqa: E402
 from builder.samples_io import read_seeds, write_seeds  # noqa: E402
 from builder.seeding import generate_seeds  # noqa: E402
+from builder.seeding.evidence import SEARCH_K  # noqa: E402
 from builder.seeding.facts import Facts  # noqa: E402
 
 _HOP = re.compile(r"^hop (\d+): ")
@@ -109,6 +114,21 @@ def measure(ws: Path, seed: int, examples: int) -> dict[str, Any]:
                 }
             )
         cpu = time.process_time() - c0
+        cache: dict[str, list[Any]] = {}
+
+        def search(query: str) -> list[Any]:
+            if query not in cache:
+                cache[query] = list(store.search(query, SEARCH_K))
+            return cache[query]
+
+        def solved(sample: Sample, extra: str) -> bool:
+            got = walk(sample, search, None, policy="never", extra=extra)
+            return got.reached and match(got.final, sample.answer, sample.answer_aliases)
+
+        never = sum(solved(s, "") for s in result.samples)
+        restored = sum(
+            solved(s, restored_words(s.question, s.unambiguous_question)) for s in result.samples
+        )
     n = len(result.samples)
     by_type: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     failed_ids = {f["sample"] for fs in groups.values() for f in fs}
@@ -120,6 +140,8 @@ def measure(ws: Path, seed: int, examples: int) -> dict[str, Any]:
         "samples": n,
         "reached": reached,
         "share": round(100 * reached / n, 1) if n else 0.0,
+        "never_asking_reached": never,
+        "unambiguous_reached": restored,
         "inject_s": round(t1 - t0, 1),
         "check_cpu_ms_per_sample": round(1000 * cpu / max(n, 1), 2),
         "reached_by_type": {
@@ -149,6 +171,12 @@ def main() -> None:
         f"oracle_solvable before the filter: {out['reached']} of {out['samples']} samples "
         f"reached ({out['share']}%); check {out['check_cpu_ms_per_sample']} ms CPU per sample"
     )
+    n = max(out["samples"], 1)
+    for key, what in (
+        ("never_asking_reached", "never asking"),
+        ("unambiguous_reached", "never asking, on the unambiguous questions"),
+    ):
+        print(f"  {what}: {out[key]} of {out['samples']} ({100 * out[key] / n:.1f}%)")
     for t, v in out["reached_by_type"].items():
         share = 100 * v["reached"] / v["samples"]
         print(f"  samples with a {t} hop: {v['reached']}/{v['samples']} ({share:.1f}%)")
