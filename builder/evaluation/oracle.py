@@ -163,12 +163,6 @@ def _read(text: str) -> str:
     return f" {normalize(text)} "
 
 
-def _telling(word: str) -> int:
-    """How much a clue word tells candidates apart: a number (a year, "died in 2018") more
-    than a word ("died")."""
-    return 2 if word.isdigit() else 1
-
-
 @lru_cache(maxsize=1)
 def _demonyms() -> dict[str, tuple[str, ...]]:
     out: dict[str, tuple[str, ...]] = {}
@@ -180,30 +174,59 @@ def _demonyms() -> dict[str, tuple[str, ...]]:
 
 def with_demonyms(reply: str) -> str:
     """The reply with the adjectives of each country it names ("from Austria" is said of an
-    "Austrian-born" scientist; ``oracle_demonyms.txt``)."""
+    "Austrian-born" scientist; ``oracle_demonyms.txt``), for a query."""
     said = f" {normalize(reply)} "
     extra = [a for country, adjs in _demonyms().items() if f" {country} " in said for a in adjs]
     return f"{reply} {' '.join(dict.fromkeys(extra))}" if extra else reply
 
 
-def support(c: Candidate, hits: Sequence[Hit], clue: set[str]) -> int:
-    """How much the results about ``c`` (its page, or naming it) show the clue's words
-    (a number counts double)."""
+Clue = Sequence[tuple[str, ...]]
+
+
+def clue_groups(reply: str) -> list[tuple[str, ...]]:
+    """What the reply says, as groups of words any of which shows it: a country it names with
+    the adjectives for it (``("austria", "austrian")``), else each telling word alone."""
+    said = _read(reply)
+    groups: list[tuple[str, ...]] = []
+    used: set[str] = set()
+    for country, adjectives in _demonyms().items():
+        if f" {country} " in said:
+            groups.append((country, *adjectives))
+            used |= set(country.split())
+    words = {part for w in clue_words(reply) for part in _read(w).split()}
+    groups += [(w,) for w in sorted(words - used)]
+    return groups
+
+
+def _weight(group: tuple[str, ...]) -> int:
+    """How much a clue group tells candidates apart: a number (a year, "died in 2018") more
+    than a word ("died")."""
+    return 2 if any(w.isdigit() for w in group) else 1
+
+
+def full_support(clue: Clue) -> int:
+    """The support of results that show every group of the clue (none in a label)."""
+    return sum(_weight(g) for g in clue)
+
+
+def support(c: Candidate, hits: Sequence[Hit], clue: Clue) -> int:
+    """How much the results about ``c`` (its page; on another page, the sentences naming it)
+    show the clue (:func:`clue_groups`; a group in the candidate's label counts double)."""
     label = _read(name_of(c))
-    own = set(_read(c.label).split())  # a version's label carries its year: "X (2018)"
-    seen: set[str] = set()
+    own = _read(c.label)  # a version's label carries its year: "X (2018)"
+    texts: list[str] = []
     for h in hits:
         if h.entity_id and h.entity_id == c.id:
-            seen |= set(_read(f"{h.title} . {h.snippet}").split())
+            texts.append(_read(f"{h.title} . {h.snippet}"))
             continue
-        for piece in (h.title, *_pieces(h)):  # another page: the sentences that name it
-            text = _read(piece)
-            if label in text:
-                seen |= set(text.split())
-    words = {w for said in clue for w in _read(said).split()}
-    return 2 * sum(_telling(w) for w in words & own) + sum(
-        _telling(w) for w in words & (seen - own)
-    )
+        texts += [t for piece in (h.title, *_pieces(h)) if label in (t := _read(piece))]
+    total = 0
+    for group in clue:
+        if any(f" {w} " in own for w in group):
+            total += 2 * _weight(group)
+        elif any(f" {w} " in t for t in texts for w in group):
+            total += _weight(group)
+    return total
 
 
 _YEAR_LABEL = re.compile(r"\((\d{3,4})\)\s*$")
@@ -417,8 +440,7 @@ def choose(
         if measured is not None:
             return measured
     ranked = rank_candidates(pool, hits)
-    reply = with_demonyms(reply)
-    clue = clue_words(reply)
+    clue = clue_groups(reply)
     if not clue:
         return ranked[0] if ranked else None
     rest = [c for c in pool if c not in ranked]
@@ -427,17 +449,20 @@ def choose(
     best = max(scores, default=0)
     # a search for each candidate with the clue: all of them when the first results do not
     # tell one apart (no single best, or the best lacks a number the clue gives: "born in
-    # 1946" is not shown by a page saying "born 1882"), else those they do not show
-    words = clue_text(reply)
-    numbers = {w for w in clue if w.isdigit()}
+    # 1946" is not shown by a page saying "born 1882"), else those they do not show; the
+    # first (in rank order) that shows all of the clue ends the searching
+    words = clue_text(with_demonyms(reply))
+    numbers = [g for g in clue if _weight(g) > 1]
     undecided = (
         best == 0
         or scores.count(best) > 1
-        or support(order[scores.index(best)], hits, numbers) < 2 * len(numbers)
+        or support(order[scores.index(best)], hits, numbers) < full_support(numbers)
     )
     for i, c in enumerate(order):
         if undecided or i >= len(ranked):
             scores[i] = max(scores[i], support(c, search(f"{name_of(c)} {words}"), clue))
+            if scores[i] >= full_support(clue):
+                break
     top = max(scores, default=0)
     if top == 0:
         return ranked[0] if ranked else None

@@ -11,7 +11,7 @@ from builder.ambiguity.checks import CHECKS
 from builder.ambiguity.oracle_check import check_oracle_solvable
 from builder.evaluation.oracle import (
     choose,
-    clue_words,
+    clue_groups,
     hop_query,
     restored_words,
     support,
@@ -237,5 +237,5 @@ def test_a_clue_is_read_as_a_reader_reads_it() -> None:
          "politician from the United States."),
     )  # fmt: skip
     assert choose([carter, bush], hits, "I'm fairly sure they died in 2018.", lambda q: []) == bush
-    assert support(bush, hits, clue_words("they died in 2018")) == 3  # died 1, 2018 2
-    assert support(carter, hits, clue_words("they died in 2018")) == 1
+    assert support(bush, hits, clue_groups("they died in 2018")) == 3  # died 1, 2018 2
+    assert support(carter, hits, clue_groups("they died in 2018")) == 1
