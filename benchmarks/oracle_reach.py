@@ -9,7 +9,7 @@ wrong, with examples. For comparison, on the same samples: the walk that never a
 the one that never asks but reads the unambiguous question's restored words (what
 ``oracle:direct-guess`` does under ``--ablation unambiguous``).
 
-    python benchmarks/oracle_reach.py                         # import + seed + inject, ~2 min
+    python benchmarks/oracle_reach.py                         # import + seed + inject, ~80 s CPU
     python benchmarks/oracle_reach.py --workspace /tmp/ws     # reuse (or keep) kb + seeds
     python benchmarks/oracle_reach.py --examples 5 --json benchmarks/out/oracle_reach.json
 

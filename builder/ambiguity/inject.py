@@ -3,7 +3,8 @@
 Per seed, every registered injector proposes ambiguous versions of every hop; proposals that
 fail a check become rejects. A number of ambiguous hops is drawn (easy/medium/hard), each
 chosen hop takes the type used least so far (so the types stay balanced), and the assembled
-sample must pass all six checks; when it does not, fewer ambiguities are tried.
+sample must pass all eight checks (but those in ``skip_checks``); when it does not, fewer
+ambiguities are tried.
 """
 
 from __future__ import annotations
