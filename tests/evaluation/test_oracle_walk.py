@@ -134,6 +134,11 @@ def test_oracle_solvable_check(store: KnowledgeStore) -> None:
     res = check_oracle_solvable(facts, bad)
     assert not res.passed and res.detail.startswith("hop 1: results of")
     assert "'Super Mario Odyssey' first" in res.detail
+    # a walk longer than an episode's search budget could not be played by oracle:ask
+    res = check_oracle_solvable(facts, game, max_searches=1)
+    assert not res.passed and res.detail == (
+        "reached the answer in 2 searches, more than an episode's 1"
+    )
 
 
 def test_a_measure_in_the_reply_compares_the_candidates_numbers() -> None:
