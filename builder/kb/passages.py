@@ -24,6 +24,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+# names how snippets are made, for caches of search responses (bump when the choice changes)
+SNIPPETS = "passages-1"
 MAX_SEGMENTS = 3
 MAX_SEGMENT_CHARS = 240
 
