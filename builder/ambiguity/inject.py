@@ -3,14 +3,15 @@
 Per seed, every registered injector proposes ambiguous versions of every hop; proposals that
 fail a check become rejects. A number of ambiguous hops is drawn (easy/medium/hard), each
 chosen hop takes the type used least so far (so the types stay balanced), and the assembled
-sample must pass all six checks; when it does not, fewer ambiguities are tried.
+sample must pass all eight checks (but those in ``skip_checks``); when it does not, fewer
+ambiguities are tried.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -56,7 +57,12 @@ class Injection:
     """State of one run: the balance of types and the rejects so far."""
 
     def __init__(
-        self, store: KnowledgeStore, types: Sequence[str] | None, seed: int, created_at: str | None
+        self,
+        store: KnowledgeStore,
+        types: Sequence[str] | None,
+        seed: int,
+        created_at: str | None,
+        skip_checks: Collection[str] = (),
     ) -> None:
         self.store = store
         self.facts = Facts(store)
@@ -68,6 +74,7 @@ class Injection:
         self.provenance = provenance_for(store, created_at)
         self.rejects: list[Reject] = []
         self._seen: set[str] = set()
+        self.skip_checks = tuple(skip_checks)
 
     def _reject(
         self, chain: SeedChain, check: str, reason: str, detail: str, sid: str = ""
@@ -154,7 +161,13 @@ class Injection:
             sample = assemble(
                 ctx, chosen, provenance=self.provenance, seed=self.seed, types=self.types
             )
-            report = run_checks(self.store, sample, facts=self.facts, certifier=self.certifier)
+            report = run_checks(
+                self.store,
+                sample,
+                facts=self.facts,
+                certifier=self.certifier,
+                skip=self.skip_checks,
+            )
             if report.passed:
                 self.used.update(p.injection.type for p in chosen.values())
                 return sample
@@ -178,12 +191,15 @@ def inject(
     progress: bool = True,
     created_at: str | None = None,
     paraphraser: Paraphraser | None = None,
+    skip_checks: Collection[str] = (),
 ) -> InjectResult:
     """Samples from seed chains; every failure is a reject with its check and numbers.
 
     With a ``paraphraser``, question texts are rewritten by an LLM where the rewrite keeps
-    the checks passing (see :mod:`builder.ambiguity.paraphrase`)."""
-    run = Injection(store, types, seed, created_at)
+    the checks passing (see :mod:`builder.ambiguity.paraphrase`). ``skip_checks`` leaves
+    checks out of the filter (``benchmarks/oracle_reach.py`` measures ``oracle_solvable``
+    on what the others let through)."""
+    run = Injection(store, types, seed, created_at, skip_checks)
     result = InjectResult()
     bar = LogProgress(
         TextColumn("[bold]{task.description}"),

@@ -26,8 +26,15 @@ NAME = "oracle_solvable"
 _CACHE: WeakKeyDictionary[Facts, dict[str, list[Hit]]] = WeakKeyDictionary()
 
 
-def check_oracle_solvable(facts: Facts, sample: Sample) -> CheckResult:
-    """Pass when the asking oracle's walk ends on the sample's answer (or an alias)."""
+def check_oracle_solvable(
+    facts: Facts, sample: Sample, max_searches: int | None = None
+) -> CheckResult:
+    """Pass when the asking oracle's walk ends on the sample's answer (or an alias) within
+    ``max_searches`` (default: an episode's budget, ``Limits.max_searches``, so the
+    ``oracle:ask`` run can walk it too)."""
+    from builder.evaluation.harness import Limits
+
+    budget = Limits().max_searches if max_searches is None else max_searches
     cache, k = _CACHE.setdefault(facts, {}), SEARCH_K
     searches = 0
 
@@ -47,6 +54,12 @@ def check_oracle_solvable(facts: Facts, sample: Sample) -> CheckResult:
             name=NAME,
             passed=False,
             detail=f"walk ended on {result.final!r}, not the answer {sample.answer!r}",
+        )
+    if searches > budget:
+        return CheckResult(
+            name=NAME,
+            passed=False,
+            detail=f"reached the answer in {searches} searches, more than an episode's {budget}",
         )
     return CheckResult(
         name=NAME,

@@ -1,4 +1,4 @@
-"""``discobench validate``: the six checks over any samples file."""
+"""``discobench validate``: the eight checks over any samples file."""
 
 from __future__ import annotations
 

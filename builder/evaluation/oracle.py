@@ -28,6 +28,7 @@ from typing import Literal, Protocol
 
 from builder.evaluation.matching import normalize
 from builder.evaluation.prompts import load_word_list
+from builder.kb.passages import covers, segments
 from builder.records.sample import Candidate, Checkpoint, Sample
 
 _WORD = re.compile(r"[\w'-]+")
@@ -104,6 +105,12 @@ def states(hit: Hit, cp: Checkpoint) -> bool:
     return False
 
 
+def name_of(c: Candidate) -> str:
+    """The candidate as pages name it: a version's label without its year (``"Lionel Messi
+    (2009)"`` is written ``Lionel Messi``)."""
+    return _YEAR.sub("", c.label) or c.label
+
+
 def rank_candidates(cands: Sequence[Candidate], hits: Sequence[Hit]) -> list[Candidate]:
     """Candidates whose own page is in the results (in rank order), then those a result's
     title or snippet names (in rank order, then by position in the snippet)."""
@@ -112,14 +119,16 @@ def rank_candidates(cands: Sequence[Candidate], hits: Sequence[Hit]) -> list[Can
     for h in hits:
         t = _phrase(h.title)
         for i, c in enumerate(cands):
-            if i not in taken and ((h.entity_id and h.entity_id == c.id) or t == _phrase(c.label)):
+            if i not in taken and (
+                (h.entity_id and h.entity_id == c.id) or t == _phrase(name_of(c))
+            ):
                 order.append(c)
                 taken.add(i)
     for h in hits:
         text = _phrase(f"{h.title} . {h.snippet}")
         named = []
         for i, c in enumerate(cands):
-            label = _phrase(c.label)
+            label = _phrase(name_of(c))
             if i not in taken and label.strip() and label in text:
                 named.append((text.index(label), i))
         for _, i in sorted(named):
@@ -142,16 +151,82 @@ def clue_text(reply: str) -> str:
     return " ".join(dict.fromkeys(kept))
 
 
-def support(c: Candidate, hits: Sequence[Hit], clue: set[str]) -> int:
-    """How many clue words the results about ``c`` (its page, or naming it) show."""
-    label = _phrase(c.label)
-    own = set(normalize(c.label).split())  # a version's label carries its year: "X (2018)"
-    seen: set[str] = set()
+# "(12 June 1924 – 30 November 2018)" after a name: born on the first date, died on the second
+_LIFESPAN = re.compile(r"\((\d{1,2} \w+ \d{3,4}) – (\d{1,2} \w+ \d{3,4})\)")
+
+
+@lru_cache(maxsize=1 << 16)
+def _read(text: str) -> str:
+    """`` normalized text `` as the reader takes it in: hyphenated words apart
+    ("Austrian-born", "German-American"), a life span's dates said as born and died."""
+    text = _LIFESPAN.sub(r"(born \1 died \2)", text).replace("-", " ")
+    return f" {normalize(text)} "
+
+
+@lru_cache(maxsize=1)
+def _demonyms() -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for line in load_word_list("oracle_demonyms.txt"):
+        country, _, adjectives = line.partition("=")
+        out[normalize(country)] = tuple(normalize(a) for a in adjectives.split(","))
+    return out
+
+
+def with_demonyms(reply: str) -> str:
+    """The reply with the adjectives of each country it names ("from Austria" is said of an
+    "Austrian-born" scientist; ``oracle_demonyms.txt``), for a query."""
+    said = f" {normalize(reply)} "
+    extra = [a for country, adjs in _demonyms().items() if f" {country} " in said for a in adjs]
+    return f"{reply} {' '.join(dict.fromkeys(extra))}" if extra else reply
+
+
+Clue = Sequence[tuple[str, ...]]
+
+
+def clue_groups(reply: str) -> list[tuple[str, ...]]:
+    """What the reply says, as groups of words any of which shows it: a country it names with
+    the adjectives for it (``("austria", "austrian")``), else each telling word alone."""
+    said = _read(reply)
+    groups: list[tuple[str, ...]] = []
+    used: set[str] = set()
+    for country, adjectives in _demonyms().items():
+        if f" {country} " in said:
+            groups.append((country, *adjectives))
+            used |= set(country.split())
+    words = {part for w in clue_words(reply) for part in _read(w).split()}
+    groups += [(w,) for w in sorted(words - used)]
+    return groups
+
+
+def _weight(group: tuple[str, ...]) -> int:
+    """How much a clue group tells candidates apart: a number (a year, "died in 2018") more
+    than a word ("died")."""
+    return 2 if any(w.isdigit() for w in group) else 1
+
+
+def full_support(clue: Clue) -> int:
+    """The support of results that show every group of the clue (none in a label)."""
+    return sum(_weight(g) for g in clue)
+
+
+def support(c: Candidate, hits: Sequence[Hit], clue: Clue) -> int:
+    """How much the results about ``c`` (its page; on another page, the sentences naming it)
+    show the clue (:func:`clue_groups`; a group in the candidate's label counts double)."""
+    label = _read(name_of(c))
+    own = _read(c.label)  # a version's label carries its year: "X (2018)"
+    texts: list[str] = []
     for h in hits:
-        text = _phrase(f"{h.title} . {h.snippet}")
-        if (h.entity_id and h.entity_id == c.id) or label in text:
-            seen |= set(text.split())
-    return 2 * len(clue & own) + len(clue & (seen - own))
+        if h.entity_id and h.entity_id == c.id:
+            texts.append(_read(f"{h.title} . {h.snippet}"))
+            continue
+        texts += [t for piece in (h.title, *_pieces(h)) if label in (t := _read(piece))]
+    total = 0
+    for group in clue:
+        if any(f" {w} " in own for w in group):
+            total += 2 * _weight(group)
+        elif any(f" {w} " in t for t in texts for w in group):
+            total += _weight(group)
+    return total
 
 
 _YEAR_LABEL = re.compile(r"\((\d{3,4})\)\s*$")
@@ -167,6 +242,124 @@ def _by_year(cands: Sequence[Candidate], reply: str) -> Candidate | None:
         return None
     before = [(y, c) for y, c in dated if y <= years[0]]
     return max(before, key=lambda p: p[0])[1] if before else None
+
+
+# a person's own dates: "(born 6 May 1953)", "(3 January 1883 – 8 October 1967)", "born in
+# 1946", "died on 21 February 1999" — a year there is not the year they held anything
+_LIFE = re.compile(
+    r"\(born [^)]*\)|\(\d{1,2} \w+ \d{3,4} – \d{1,2} \w+ \d{3,4}\)"
+    r"|\b(?:born|died)\s+(?:on\s+|in\s+)?(?:\d{1,2}\s+\w+\s+)?\d{3,4}"
+)
+
+
+# words of a sentence before and after a year (or a run of years) that count as next to it
+_NEAR_BEFORE, _NEAR_AFTER = 10, 3
+
+
+def _next_to(text: str, year: int) -> set[str]:
+    """The words next to ``year`` in normalized ``text``: a run of years ("in 2011 2014
+    and 2021") is one place, so the words before its first year count."""
+    words = text.split()
+    at = words.index(str(year))
+    start = at
+    while start > 0 and (words[start - 1].isdigit() or words[start - 1] == "and"):
+        start -= 1
+    end = at + 1
+    while end < len(words) and (words[end].isdigit() or words[end] == "and"):
+        end += 1
+    return set(words[max(0, start - _NEAR_BEFORE) : end + _NEAR_AFTER])
+
+
+def _pieces(hit: Hit) -> list[str]:
+    """A result's snippet as the sentences and list rows it shows."""
+    return [seg for part in hit.snippet.split(" … ") for seg in segments(part.strip("… "))]
+
+
+def _gap(spot: int, at: int, size: int) -> tuple[int, int]:
+    """Distance from a year at ``spot`` to a name at ``at`` (its nearer end); a name before
+    the year wins a tie."""
+    return (spot - (at + size), 0) if at < spot else (at - spot, 1)
+
+
+def _year_votes(
+    cands: Sequence[Candidate], hits: Sequence[Hit], year: int, relation: set[str]
+) -> list[int]:
+    """Per candidate, how strongly the results tie ``year`` to it. A sentence or row of a
+    result that names the year (2) or gives a span holding it (1) counts that many times the
+    relation's words shown with it — in the result's title or next to the year ("won the
+    Ballon d'Or in 1997 and 2002", not "won the Ballon d'Or in 1999 and the World Cup in
+    2002") — and goes to the candidate named nearest the year in it, or, when it names none,
+    to the candidate whose page it is. On the page of that year's edition ("2014 FIFA World
+    Cup") every sentence holds the year. A person's own dates (born, died) are not read."""
+    names = [f" {normalize(name_of(c))} " for c in cands]
+    votes = [0] * len(cands)
+    for h in hits:
+        owner = next((i for i, c in enumerate(cands) if h.entity_id and h.entity_id == c.id), None)
+        title = set(normalize(h.title).split())
+        for piece in _pieces(h):
+            piece = _LIFE.sub(" ", piece)
+            text = f" {normalize(piece)} "
+            spot = text.find(f" {year} ")
+            if spot >= 0:
+                weight = 2 * len(relation & (title | _next_to(text, year)))
+            elif str(year) in title:  # the page of that year's edition: "2014 FIFA World Cup"
+                weight = 2 * len(relation & (title | set(text.split())))
+            else:
+                weight = len(relation & (title | set(text.split()))) if covers(piece, year) else 0
+            if not weight:
+                continue
+            named = [
+                (i, text.find(n), len(n)) for i, n in enumerate(names) if n.strip() and n in text
+            ]
+            if named and spot >= 0:
+                votes[min(named, key=lambda m: _gap(spot, m[1], m[2]))[0]] += weight
+            elif len(named) == 1:
+                votes[named[0][0]] += weight
+            elif not named and owner is not None:
+                votes[owner] += weight
+    return votes
+
+
+def _by_year_in_results(
+    cands: Sequence[Candidate],
+    hits: Sequence[Hit],
+    reply: str,
+    goal_terms: set[str],
+    search: SearchFn,
+) -> Candidate | None:
+    """A version named by a year in the reply ("I mean the one from 2022"): the candidate
+    the results tie that year to (see :func:`_year_votes`); when the hop's results do not
+    decide, a search for each candidate with the relation and the year."""
+    years = [int(y) for y in _CLUE_YEAR.findall(reply)]
+    if len(years) != 1:
+        return None
+    year = years[0]
+    own = {w for c in cands for w in normalize(name_of(c)).split()}
+    relation = goal_terms - own - {str(year)}
+
+    def decided(votes: list[int]) -> Candidate | None:
+        top = max(votes, default=0)
+        return cands[votes.index(top)] if top and votes.count(top) == 1 else None
+
+    votes = _year_votes(cands, hits, year, relation)
+    got = decided(votes)
+    if got is not None:
+        return got
+    words = " ".join(sorted(relation))
+    for i, c in enumerate(cands):
+        theirs = [h for h in search(f"{name_of(c)} {words} {year}") if h.entity_id == c.id]
+        votes[i] += _year_votes([c], theirs, year, relation)[0]
+    return decided(votes)
+
+
+def _by_label_year(cands: Sequence[Candidate], reply: str) -> Candidate | None:
+    """The one version whose label's year is the reply's year (the candidate list dates
+    each version by when it began)."""
+    years = _CLUE_YEAR.findall(reply)
+    if len(years) != 1:
+        return None
+    same = [c for c in cands if (m := _YEAR_LABEL.search(c.label)) and m.group(1) == years[0]]
+    return same[0] if len(same) == 1 else None
 
 
 _NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s*(million|billion))?")
@@ -205,8 +398,8 @@ def _by_number(
     smallest = bool(words & smallest_words)
     values: list[tuple[float, int, Candidate]] = []
     for i, c in enumerate(cands):
-        for h in search(f"{c.label} {' '.join(sorted(measure))}"):
-            if (h.entity_id and h.entity_id == c.id) or normalize(h.title) == normalize(c.label):
+        for h in search(f"{name_of(c)} {' '.join(sorted(measure))}"):
+            if (h.entity_id and h.entity_id == c.id) or normalize(h.title) == normalize(name_of(c)):
                 near = _numbers_near(h.snippet, measure)
                 if near:
                     values.append((min(near)[1], i, c))
@@ -231,28 +424,45 @@ def choose(
     shown next to a candidate (in the clue query's results, else in a search for the
     candidate with the clue), then rank."""
     said = _phrase(reply)
-    pool = [c for c in cands if _phrase(c.label) not in said] or list(cands)
+    pool = [c for c in cands if _phrase(name_of(c)) not in said] or list(cands)
     if len(pool) == 1:
         return pool[0]
-    dated = _by_year(pool, reply)
-    if dated is not None:
-        return dated
+    if kind == "version":
+        dated = _by_label_year(pool, reply) or _by_year_in_results(
+            pool, hits, reply, set(normalize(goal).split()), search
+        )
+        if dated is None:
+            dated = _by_year(pool, reply)
+        if dated is not None:
+            return dated
     if kind == "criteria":
         measured = _by_number(pool, goal, reply, search)
         if measured is not None:
             return measured
     ranked = rank_candidates(pool, hits)
-    clue = clue_words(reply)
+    clue = clue_groups(reply)
     if not clue:
         return ranked[0] if ranked else None
     rest = [c for c in pool if c not in ranked]
     order = [*ranked, *rest]
     scores = [support(c, hits, clue) if c in ranked else 0 for c in order]
     best = max(scores, default=0)
-    if best == 0 or scores.count(best) > 1:
-        words = clue_text(reply)
-        for i, c in enumerate(order):
-            scores[i] = max(scores[i], support(c, search(f"{c.label} {words}"), clue))
+    # a search for each candidate with the clue: all of them when the first results do not
+    # tell one apart (no single best, or the best lacks a number the clue gives: "born in
+    # 1946" is not shown by a page saying "born 1882"), else those they do not show; the
+    # first (in rank order) that shows all of the clue ends the searching
+    words = clue_text(with_demonyms(reply))
+    numbers = [g for g in clue if _weight(g) > 1]
+    undecided = (
+        best == 0
+        or scores.count(best) > 1
+        or support(order[scores.index(best)], hits, numbers) < full_support(numbers)
+    )
+    for i, c in enumerate(order):
+        if undecided or i >= len(ranked):
+            scores[i] = max(scores[i], support(c, search(f"{name_of(c)} {words}"), clue))
+            if scores[i] >= full_support(clue):
+                break
     top = max(scores, default=0)
     if top == 0:
         return ranked[0] if ranked else None
@@ -317,7 +527,10 @@ def walk(
             out.queries.append(query)
             hits = search(query)
         if ambiguous:
-            chosen = choose(cp.candidates, hits, said, search, kind=cp.ambiguity_type, goal=cp.goal)
+            relation = hop_query(cp.goal, previous)
+            chosen = choose(
+                cp.candidates, hits, said, search, kind=cp.ambiguity_type, goal=relation
+            )
             gold = target_of(sample, cp)
             if chosen is None:
                 return _stop(out, cp, f"no candidate in the results of {query!r}")

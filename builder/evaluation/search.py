@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from builder.errors import ConfigError
 from builder.evaluation.registry import Registry
+from builder.kb.passages import SNIPPETS
 from builder.llm.cache import JsonCache, request_key
 
 if TYPE_CHECKING:
@@ -62,7 +63,8 @@ class LocalSearch:
         self._owner = threading.get_ident()
         self._local = threading.local()
         stats = store.stats()
-        self._identity = f"{stats.snapshot_id}|{stats.snapshot_version}|{stats.pages}"
+        # the snippets' making is part of it: a cached response keeps the snippets it had
+        self._identity = f"{stats.snapshot_id}|{stats.snapshot_version}|{stats.pages}|{SNIPPETS}"
 
     def identity(self) -> str:
         return self._identity

@@ -12,6 +12,7 @@ from typing import Any
 
 from builder.kb import queries
 from builder.kb.domains import HUMAN, domain_for_classes
+from builder.kb.passages import passage
 from builder.kb.reading import CHUNK, EntityReader, chunks, claims_path, marks
 from builder.kb.rows import RANK_NAMES
 from builder.records.kb import KBStats, NumericValue, SearchHit, TimedValue, TimeGroup
@@ -134,14 +135,16 @@ class IndexQueries(EntityReader):
 
     # ------------------------------------------------------------------ pages
     def search(self, query: str, k: int = 10) -> list[SearchHit]:
-        """BM25 over page titles (weight 2) and texts (weight 1); any query word may match."""
+        """BM25 over page titles (weight 2) and texts (weight 1); any query word may match.
+        The snippet is the page's passage for the query (:func:`builder.kb.passages.passage`:
+        the sentences and list rows holding its words)."""
         match = queries.fts_query(query)
         if not match or k <= 0:
             return []
         rows = self.conn.execute(queries.SEARCH, (match, k))
         return [
-            SearchHit(entity_id=e, title=t, url=u, snippet=s, score=-float(score))
-            for e, t, u, s, score in rows
+            SearchHit(entity_id=e, title=t, url=u, snippet=passage(text, query), score=-float(s))
+            for e, t, u, text, s in rows
         ]
 
     def get_page(self, entity_id: str) -> Page | None:

@@ -73,7 +73,7 @@ def filters(subject_id: str | None, pid: str | None) -> tuple[str, list[str]]:
 
 SEARCH = """
 SELECT p.entity_id, p.title, p.url,
-       snippet(pages_fts, 1, '', '', '…', 24), bm25(pages_fts, 2.0, 1.0) AS score
+       p.text, bm25(pages_fts, 2.0, 1.0) AS score
 FROM pages_fts JOIN pages p ON p.rowid = pages_fts.rowid
 WHERE pages_fts MATCH ? ORDER BY score, p.entity_id LIMIT ?
 """

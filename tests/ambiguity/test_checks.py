@@ -61,6 +61,15 @@ def test_good_sample_passes_all(mini: KnowledgeStore, good: Sample) -> None:
     ]
 
 
+def test_checks_left_out_are_not_run(mini: KnowledgeStore, good: Sample) -> None:
+    # what benchmarks/oracle_reach.py does: the other checks filter, the oracle's is measured
+    report = run_checks(mini, good, skip=("oracle_solvable",))
+    assert report.passed and "oracle_solvable" not in [r.name for r in report.results]
+    assert len(report.results) == 7
+    with pytest.raises(ValueError, match="unknown checks"):
+        run_checks(mini, good, skip=("oracle",))
+
+
 def test_unique_rejects_a_description_that_fits_two(mini: KnowledgeStore, good: Sample) -> None:
     info = read_plan(good)
     assert info is not None

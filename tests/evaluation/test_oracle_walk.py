@@ -9,7 +9,14 @@ import pytest
 
 from builder.ambiguity.checks import CHECKS
 from builder.ambiguity.oracle_check import check_oracle_solvable
-from builder.evaluation.oracle import choose, hop_query, restored_words, walk
+from builder.evaluation.oracle import (
+    choose,
+    clue_groups,
+    hop_query,
+    restored_words,
+    support,
+    walk,
+)
 from builder.evaluation.search import SearchResult
 from builder.kb.store import KnowledgeStore
 from builder.records.sample import Candidate
@@ -91,8 +98,10 @@ def test_the_reply_reads_candidates() -> None:
         Candidate(id="1", label="Jacob Zuma (2009)", downstream_answer="x"),
         Candidate(id="2", label="Cyril Ramaphosa (2018)", downstream_answer="y"),
     ]
-    assert choose(v, [], "I mean the one in 2019.", lambda q: []) == v[1]
-    assert choose(v, [], "I mean the one in 2012.", lambda q: []) == v[0]
+    assert choose(v, [], "I mean the one in 2019.", lambda q: [], kind="version") == v[1]
+    assert choose(v, [], "I mean the one in 2012.", lambda q: [], kind="version") == v[0]
+    # … at a version hop only: a factual hop's clue year ("born in 2015") dates nothing
+    assert choose(v, [], "I mean the one in 2019.", lambda q: [], kind="factual") is None
     # clue words shown next to a candidate, found by a search for each candidate
     c = Candidate(id="C", label="Steven Spielberg", downstream_answer="z")
     d = Candidate(id="D", label="Christopher Nolan", downstream_answer="w")
@@ -125,6 +134,11 @@ def test_oracle_solvable_check(store: KnowledgeStore) -> None:
     res = check_oracle_solvable(facts, bad)
     assert not res.passed and res.detail.startswith("hop 1: results of")
     assert "'Super Mario Odyssey' first" in res.detail
+    # a walk longer than an episode's search budget could not be played by oracle:ask
+    res = check_oracle_solvable(facts, game, max_searches=1)
+    assert not res.passed and res.detail == (
+        "reached the answer in 2 searches, more than an episode's 1"
+    )
 
 
 def test_a_measure_in_the_reply_compares_the_candidates_numbers() -> None:
@@ -151,3 +165,82 @@ def test_a_measure_in_the_reply_compares_the_candidates_numbers() -> None:
     assert pick("Which is the smallest planet?", "I meant by radius.") == "Mercury"
     # no result shows the measure: nothing to read, no candidate chosen
     assert pick("Which is the biggest planet?", "I meant by mass.") == ""
+
+
+def _pages(*pages: tuple[str, str, str]) -> list[SearchResult]:
+    return [SearchResult(title=t, snippet=s, entity_id=e) for e, t, s in pages]
+
+
+def test_a_version_year_is_read_from_the_results_not_the_labels_first_year() -> None:
+    # a version's label carries the year it began: a repeated winner's first win
+    messi = Candidate(id="M", label="Lionel Messi (2009)", downstream_answer="x")
+    modric = Candidate(id="L", label="Luka Modrić (2018)", downstream_answer="y")
+    rivaldo = Candidate(id="R", label="Rivaldo (1999)", downstream_answer="z")
+    hits = _pages(
+        (
+            "R",
+            "Rivaldo",
+            "He won the Ballon d'Or in 1999 and the FIFA World Cup with Brazil in 2019.",
+        ),
+        ("M", "Lionel Messi", "He won the Ballon d'Or in 2009, 2010, 2011, 2012, 2015, 2019."),
+        ("L", "Luka Modrić", "He won the Ballon d'Or in 2018."),
+    )
+    cands = [messi, modric, rivaldo]
+    reply, goal = "I mean the one from 2019.", "won Ballon d'Or"
+    assert choose(cands, hits, reply, lambda q: [], kind="version", goal=goal) == messi
+    # a list page's row ties the year to the name; the labels alone would say Modrić
+    row = _pages(("B", "Ballon d'Or", "Winners: 2018 Luka Modrić; … 2019 Lionel Messi;"))
+    assert choose(cands, row, reply, lambda q: [], kind="version", goal=goal) == messi
+    assert choose(cands, [], reply, lambda q: [], kind="version", goal=goal) == modric
+
+
+def test_as_of_a_year_is_read_from_a_span_and_not_from_a_birth_date() -> None:
+    attlee = Candidate(id="A", label="Clement Attlee (1945)", downstream_answer="x")
+    churchill = Candidate(id="C", label="Winston Churchill (1940)", downstream_answer="y")
+    blair = Candidate(id="B", label="Tony Blair (1997)", downstream_answer="z")
+    pages = {
+        "A": ("A", "Clement Attlee", "Clement Attlee served as the Prime Minister of the United "
+              "Kingdom from 26 July 1945 to 26 October 1951."),
+        "C": ("C", "Winston Churchill", "Winston Churchill served as the Prime Minister of the "
+              "United Kingdom from 26 October 1951 to 5 April 1955."),
+        "B": ("B", "Tony Blair", "Tony Blair (born 6 May 1953) is a politician from the United "
+              "Kingdom."),
+    }  # fmt: skip
+
+    def search(q: str) -> list[SearchResult]:
+        return _pages(*(p for p in pages.values() if q.startswith(p[1])))
+
+    got = choose(
+        [attlee, churchill, blair],
+        _pages(pages["B"]),
+        "As of 1953, I mean.",
+        search,
+        kind="version",
+        goal="head government United Kingdom",
+    )
+    assert got == churchill
+
+
+def test_a_clue_is_read_as_a_reader_reads_it() -> None:
+    kandel = Candidate(id="K", label="Eric Kandel (2000)", downstream_answer="x")
+    greengard = Candidate(id="G", label="Paul Greengard (2000)", downstream_answer="y")
+    hits = _pages(
+        ("G", "Paul Greengard", "Paul Greengard was an American neuroscientist. … He shared the "
+         "2000 Nobel Prize with Eric Kandel."),
+        ("K", "Eric Kandel", "Eric Kandel is an Austrian-born American neuroscientist."),
+    )  # fmt: skip
+    # "from Austria" is said of an Austrian-born scientist; Greengard's page names Kandel,
+    # but not in the sentence that says "American"
+    assert choose([greengard, kandel], hits, "They were from Austria.", lambda q: []) == kandel
+    # a life span's dates are a birth and a death; a number tells more than a word
+    bush = Candidate(id="B", label="George H. W. Bush (1989)", downstream_answer="x")
+    carter = Candidate(id="C", label="Jimmy Carter (1977)", downstream_answer="y")
+    hits = _pages(
+        ("C", "Jimmy Carter", "Jimmy Carter (1 October 1924 – 29 December 2024) was a politician "
+         "from the United States. … He died at the age of 100."),
+        ("B", "George H. W. Bush", "George H. W. Bush (12 June 1924 – 30 November 2018) was a "
+         "politician from the United States."),
+    )  # fmt: skip
+    assert choose([carter, bush], hits, "I'm fairly sure they died in 2018.", lambda q: []) == bush
+    assert support(bush, hits, clue_groups("they died in 2018")) == 3  # died 1, 2018 2
+    assert support(carter, hits, clue_groups("they died in 2018")) == 1
