@@ -70,6 +70,24 @@ def with_possessive(text: str, ref: str, pronoun: str, keep_of: Sequence[str] = 
     return f"{text[:start]}{pronoun} {noun}{text[at + len(f' of {ref}') :]}"
 
 
+_SUBJECT_VERBS = {"was": "were", "is": "are", "did": "did", "does": "do", "has": "have"}
+
+
+def with_pronoun(text: str, ref: str) -> str:
+    """A person said just before named by a pronoun: ``When did that winner die?`` →
+    ``When did they die?``, ``Who coached that person?`` → ``Who coached them?``; ``text``
+    as it is when ``ref`` occurs more than once or in another place."""
+    if not ref or text.count(ref) != 1:
+        return text
+    m = re.search(rf"\b(was|is|did|does|has) {re.escape(ref)}\b", text)
+    if m:
+        return f"{text[: m.start()]}{_SUBJECT_VERBS[m.group(1)]} they{text[m.end() :]}"
+    m = re.search(rf"\b(\w+) {re.escape(ref)}\?$", text)
+    if m and m.group(1) not in _FUNCTION | {"of", "that", "who", "than"}:
+        return f"{text[: m.start(1)]}{m.group(1)} them?"
+    return text
+
+
 def compose(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:
     """``<lead with A, and B>. <question>``; each sentence names the phrase just before it by
     a possessive where it can."""
@@ -79,6 +97,8 @@ def compose(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:
     for prev, cur in itertools.pairwise(intros):
         parts.append(with_possessive(cur.text, prev.ref, prev.possessive, style.keep_of))
     ask = with_possessive(ask, intros[-1].ref, intros[-1].possessive, style.keep_of)
+    if intros[-1].possessive == "their":
+        ask = with_pronoun(ask, intros[-1].ref)
     body = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
     lead = style.lead[stable_index(body + ask, len(style.lead))] if style.lead else "{x}."
     # a name ending in a full stop ("Warner Bros.") ends the sentence once

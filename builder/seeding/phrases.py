@@ -40,6 +40,8 @@ class Phrase:
     depth: int = 0
     ref: str = ""
     of: bool = False  # built around a relation's "of" phrase (not around a class noun)
+    name: bool = False  # a name ("the Palme d'Or"), not a described phrase
+    ofs: int = 0  # relation phrases stacked in it ("the country of the birthplace of X": 2)
 
 
 def fill(template: str, **values: str) -> str:

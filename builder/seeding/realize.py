@@ -41,7 +41,7 @@ from builder.seeding.phrases import (
     repeats,
     x_last,
 )
-from builder.seeding.templates import Templates, load_templates
+from builder.seeding.templates import RelationPhrases, Templates, load_templates
 from builder.seeding.text import (
     article,
     capitalize,
@@ -53,6 +53,7 @@ from builder.seeding.text import (
 __all__ = ["Realizer", "article", "plain"]
 
 OCCUPATION = "P106"
+POINT_IN_TIME = "P585"
 GENDER = "P21"
 # a person's gender is worded in the noun: "the man", "the female painter"
 _GENDER_NOUNS = {"male": ("man", "male"), "female": ("woman", "female")}
@@ -62,6 +63,9 @@ _PERSON_PROPS = frozenset(
     | {"P26", "P22", "P25", "P184", "P185", "P1050", "P101", "P108"}
 )
 # class nouns whose names read with "the" ("the Academy Award for Best Picture")
+# relation phrases one sentence stacks at most ("the head of state of the country of the
+# birthplace of X" is three; a fourth is said in a sentence of its own)
+MAX_STACK = 3
 _THE_NOUNS = ("award", "prize", "office", "position", "competition", "tournament", "cup", "medal")
 
 
@@ -223,8 +227,28 @@ class Realizer:
         text = self._modified(head, mods, self._pronoun(spec))
         return Phrase(text, self._own(spec), 1, self._that(noun))
 
-    def _of_np(self, spec: HopSpec, x: str, subject: str) -> Phrase:
+    def _rel(self, spec: HopSpec, subject: str, named: bool) -> RelationPhrases:
+        """The relation's phrases; around a name its ``named_of``/``named_ask`` (an office's
+        holder is "the Prime Minister of New Zealand", not "the holder of …")."""
         rel = self.t.relation(spec.link, subject)
+        if named and (rel.named_of or rel.named_ask):
+            update = {"of": rel.named_of or rel.of, "ask": rel.named_ask or rel.ask}
+            rel = rel.model_copy(update=update)
+        return rel
+
+    def _dated(self, spec: HopSpec, x: str, named: bool) -> tuple[HopSpec, str]:
+        """A point in time said inside a name that takes "the": ``the 2020 Nobel Prize in
+        Physics`` (the edition), and the hop without its qualifier left to word."""
+        rel = self.t.relation(spec.link)
+        if not (named and rel.dated and spec.qualifier == POINT_IN_TIME and x.startswith("the ")):
+            return spec, x
+        year = year_of(spec.qualifier_value)
+        dropped = spec.model_copy(update={"qualifier": "", "qualifier_value": ""})
+        return dropped, f"the {year} {x[4:]}"
+
+    def _of_np(self, spec: HopSpec, x: str, subject: str, named: bool = False) -> Phrase:
+        spec, x = self._dated(spec, x, named)
+        rel = self._rel(spec, subject, named)
         of = fill(rel.of, p=self.plabel(spec.link))
         noun = rel.noun or ref_noun(of)
         if spec.qualifier:
@@ -261,11 +285,12 @@ class Realizer:
             text = f"{fill(of, x=x)} {self._pronoun(spec)} {join_verbs([m.verb for m in mods])}"
         return Phrase(text, self._own(spec), 1, ref, of=True)
 
-    def phrase(self, spec: HopSpec, x: str, subject: str = "") -> Phrase:
+    def phrase(self, spec: HopSpec, x: str, subject: str = "", named: bool = False) -> Phrase:
         """The hop as a noun phrase around ``x``; ``subject`` is the class of the previous
-        answer (a painting's inception reads ``the year <x> was painted``)."""
+        answer (a painting's inception reads ``the year <x> was painted``); ``named``: ``x``
+        is a name, not a described phrase."""
         if spec.link and not spec.link_inverse:
-            return self._of_np(spec, x, subject)
+            return self._of_np(spec, x, subject, named)
         return self._class_np(spec, x)
 
     @staticmethod
@@ -282,18 +307,19 @@ class Realizer:
         """The hop's answer as a noun phrase; ``x`` is the previous hop's noun phrase."""
         return self.phrase(spec, x, subject).text
 
-    def ask(self, spec: HopSpec, x: str, subject: str = "") -> str:
+    def ask(self, spec: HopSpec, x: str, subject: str = "", named: bool = False) -> str:
         """The hop as a question about ``x`` (``that game`` in goals, a noun phrase at the end);
         a plural ``x`` takes a plural verb (``Which country are those Olympic Games in?``)."""
-        q = self._ask(spec, x, subject)
+        q = self._ask(spec, x, subject, named)
         if x.startswith("those "):
             for one, many in (("is", "are"), ("was", "were"), ("does", "do"), ("has", "have")):
                 q = q.replace(f" {one} {x}", f" {many} {x}")
         return q
 
-    def _ask(self, spec: HopSpec, x: str, subject: str = "") -> str:
+    def _ask(self, spec: HopSpec, x: str, subject: str = "", named: bool = False) -> str:
         if spec.link and not spec.link_inverse:
-            rel = self.t.relation(spec.link, subject)
+            spec, x = self._dated(spec, x, named)
+            rel = self._rel(spec, subject, named)
             if not spec.constraints:
                 ask = rel.again if rel.again and repeats(rel.ask, x) else rel.ask
                 q = fill(ask, p=self.plabel(spec.link), x=x)
@@ -323,7 +349,7 @@ class Realizer:
             m = OF_HEAD.match(fill(rel.of, p=self.plabel(spec.link)))
             if m and not spec.qualifier:
                 return f"Which {m.group(1)} of {x} {join_verbs([m.verb for m in mods])}?"
-            phrase = self.phrase(spec, x, subject)
+            phrase = self.phrase(spec, x, subject, named)
             noun = phrase.ref.removeprefix("that ")
             human = noun in self.t.style.people or self._pronoun(spec) == "who"
             verb = "was" if spec.qualifier else "is"  # a version is a past state of things
@@ -415,29 +441,43 @@ class Realizer:
         for every bit ``i`` of ``mask``; None when a split is pointless or a nesting too heavy
         (``strict``; otherwise a too heavy nesting is split where it happens)."""
         intro: list[Intro] = []
-        x = Phrase(self.anchor_text(specs[0])) if specs else Phrase("")
+        x = Phrase(self.anchor_text(specs[0]), name=True) if specs else Phrase("")
         for i, spec in enumerate(specs):
             last = i == len(specs) - 1
             split = bool(i and mask >> (i - 1) & 1)
             heavy = x.weight or self._person_after(x, spec)
-            if split and not heavy:
+            # a stack of relation phrases may be said first, and must be past MAX_STACK
+            stacked = self._forward(spec) and x.ofs >= MAX_STACK - 1
+            if split and not (heavy or stacked):
                 return None
-            if heavy and not split and not self._inline(x, spec, last):
+            too_deep = self._forward(spec) and x.ofs >= MAX_STACK
+            if not split and (too_deep or (heavy and not self._inline(x, spec, last))):
                 if strict:
                     return None
                 split = True
             if split:
-                human = self._pronoun(specs[i - 1]) == "who"
+                # a person: said so by the phrase, or by what is asked of them ("When did
+                # that winner die?")
+                human = self._pronoun(specs[i - 1]) == "who" or (
+                    self._forward(spec) and spec.link in _PERSON_PROPS
+                )
                 own = possessive(self.t.style, x.ref, human)
                 intro.append(Intro(x.text, x.ref, own))
                 x = Phrase(x.ref, 0, 0, x.ref)
             if last:
                 break
             first = self._class_of(spec.anchor) if spec.anchor else ""
-            inner = self.phrase(spec, x.text, specs[i - 1].class_id if i else first)
-            x = Phrase(inner.text, x.weight + inner.weight, x.depth + 1, inner.ref, inner.of)
+            inner = self.phrase(spec, x.text, specs[i - 1].class_id if i else first, x.name)
+            ofs = x.ofs + 1 if inner.of else 0
+            weight, depth = x.weight + inner.weight, x.depth + 1
+            x = Phrase(inner.text, weight, depth, inner.ref, inner.of, ofs=ofs)
         subject = specs[-2].class_id if len(specs) > 1 else ""
-        return intro, self.ask(specs[-1], x.text, subject)
+        return intro, self.ask(specs[-1], x.text, subject, x.name)
+
+    @staticmethod
+    def _forward(spec: HopSpec) -> bool:
+        """A hop worded as a relation of the previous answer ("the country of {x}")."""
+        return bool(spec.link and not spec.link_inverse)
 
     def _inline(self, x: Phrase, spec: HopSpec, last: bool) -> bool:
         """Whether described phrase ``x`` may be nested into ``spec``'s wording: at most two

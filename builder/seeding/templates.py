@@ -35,6 +35,13 @@ class RelationPhrases(BaseModel):
     is_in: str = ""
     linked: str = Field("", description="Verb phrase when the value is a described phrase.")
     noun: str = Field("", description="How a later sentence names the value: 'that <noun>'.")
+    named_of: str = Field("", description="The ``of`` phrase when {x} is a name, not a phrase.")
+    named_ask: str = Field("", description="The ``ask`` when {x} is a name, not a phrase.")
+    dated: bool = Field(
+        False,
+        description="A point-in-time qualifier goes into a name that takes 'the': 'the winner "
+        "of the 2020 Nobel Prize in Physics', not 'the winner in 2020 of …'.",
+    )
 
 
 class CriterionPhrases(BaseModel):
@@ -132,6 +139,9 @@ class Templates(BaseModel):
                 "is_in": own.is_in or (derive_is(own.in_) if own.in_ else d.is_in),
                 "linked": own.linked or d.linked,
                 "noun": own.noun or d.noun,
+                "named_of": own.named_of or d.named_of,
+                "named_ask": own.named_ask or d.named_ask,
+                "dated": own.dated or d.dated,
             }
         )
 
