@@ -217,8 +217,8 @@ def test_clues_read_as_memory_and_vary_with_the_fact(facts: Facts) -> None:
             ClueFact(kind="fact", property=pid, value=f"L:{label}", value_label=label, text=""),
         )
 
-    assert clue("P17", "United States") == "If I remember right, it's in the United States."
-    assert clue("P17", "Netherlands") == "I think it's in the Netherlands."
+    assert clue("P17", "United States") == "I think it's in the United States."
+    assert clue("P17", "Netherlands") == "Not completely sure, but I think it's in the Netherlands."
     births = {
         render(
             facts,
@@ -236,7 +236,7 @@ def test_clues_read_as_memory_and_vary_with_the_fact(facts: Facts) -> None:
     version = ClueFact(
         kind="qualifier", property="P580", value="+2014-00-00T00:00:00Z", match="year", text=""
     )
-    assert render(facts, version) == "I mean in 2014."
+    assert render(facts, version) == "I meant in 2014."
     crit = ClueFact(kind="criterion", property="P2047", value="min", text="")
     assert render(facts, crit) == "I meant the shortest one, running time-wise."
 
