@@ -31,6 +31,7 @@ class Intro:
     text: str
     ref: str
     possessive: str = ""
+    statement: str = ""  # the phrase as a sentence of its own ("its head of state in 1979 was …")
 
 
 def stable_index(text: str, n: int) -> int:
@@ -94,13 +95,30 @@ def compose(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:
     if not intros:
         return capitalize(ask)
     parts = [intros[0].text]
+    told: list[str] = []  # later phrases said as statements, after the lead
     for prev, cur in itertools.pairwise(intros):
-        parts.append(with_possessive(cur.text, prev.ref, prev.possessive, style.keep_of))
+        if cur.statement and not told:
+            told.append(with_possessive(cur.statement, prev.ref, prev.possessive, style.keep_of))
+        elif told:
+            return _listed(style, intros, ask)
+        else:
+            parts.append(with_possessive(cur.text, prev.ref, prev.possessive, style.keep_of))
     ask = with_possessive(ask, intros[-1].ref, intros[-1].possessive, style.keep_of)
     if intros[-1].possessive == "their":
         ask = with_pronoun(ask, intros[-1].ref)
+    said = "".join(f" {capitalize(t)}." for t in told)
+    return _lead(style, parts, ask) + said + " " + capitalize(ask)
+
+
+def _listed(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:
+    """Every phrase under one lead (``A, B, and C``), none said as a statement."""
+    plain = [Intro(i.text, i.ref, i.possessive) for i in intros]
+    return compose(style, plain, ask)
+
+
+def _lead(style: StylePhrases, parts: Sequence[str], ask: str) -> str:
+    """The lead sentence with the phrases said first (picked by a hash of them and ``ask``)."""
     body = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
     lead = style.lead[stable_index(body + ask, len(style.lead))] if style.lead else "{x}."
     # a name ending in a full stop ("Warner Bros.") ends the sentence once
-    first = lead.replace("{x}", body).replace("..", ".")
-    return capitalize(first) + " " + capitalize(ask)
+    return capitalize(lead.replace("{x}", body).replace("..", "."))

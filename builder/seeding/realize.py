@@ -236,28 +236,42 @@ class Realizer:
             rel = rel.model_copy(update=update)
         return rel
 
+    def _is_dated(self, spec: HopSpec, x: str, named: bool) -> bool:
+        rel = self.t.relation(spec.link)
+        return named and rel.dated and spec.qualifier == POINT_IN_TIME and x.startswith("the ")
+
     def _dated(self, spec: HopSpec, x: str, named: bool) -> tuple[HopSpec, str]:
         """A point in time said inside a name that takes "the": ``the 2020 Nobel Prize in
         Physics`` (the edition), and the hop without its qualifier left to word."""
-        rel = self.t.relation(spec.link)
-        if not (named and rel.dated and spec.qualifier == POINT_IN_TIME and x.startswith("the ")):
+        if not self._is_dated(spec, x, named):
             return spec, x
         year = year_of(spec.qualifier_value)
         dropped = spec.model_copy(update={"qualifier": "", "qualifier_value": ""})
         return dropped, f"the {year} {x[4:]}"
 
+    def _time_before(self, of: str, spec: HopSpec, marker: str) -> str:
+        """A relation's time before a described phrase, as an adjective where it is a year
+        ("the 2014 head coach of <x>"), else after the relation ("the holder until 1990 of
+        <x>"): a final "in 2014" would read as the described phrase's time."""
+        q = self._qualifier(spec)
+        if q.startswith("in ") and of.startswith("the "):
+            return f"the {year_of(spec.qualifier_value)} {of[4:]}"
+        return of.replace(marker, f" {q}{marker}", 1)
+
     def _of_np(self, spec: HopSpec, x: str, subject: str, named: bool = False) -> Phrase:
+        if spec.constraints and self._is_dated(spec, x, named):
+            return self._dated_np(spec, x, subject)
         spec, x = self._dated(spec, x, named)
         rel = self._rel(spec, subject, named)
         of = fill(rel.of, p=self.plabel(spec.link))
         noun = rel.noun or ref_noun(of)
         if spec.qualifier:
             # the time belongs to the relation: "the head coach in 2021 of <a described x>"
-            # (after a name or "that <noun>": "the holder of that office in 1972")
+            # (after a name or "that <noun>": "the chairperson of the Federal Reserve in 2016")
             q = self._qualifier(spec)
             marker = next((m for m in (" of {x}", " by {x}") if m in of), "")
-            if marker and re.match(r"(?:the|a|an) ", x):
-                of = of.replace(marker, f" {q}{marker}", 1)
+            if marker and not named and re.match(r"(?:the|a|an) ", x):
+                of = self._time_before(of, spec, marker)
             else:
                 of = f"{of} {q}"
         person = any(c.property in _PERSON_PROPS for c in spec.constraints)
@@ -282,8 +296,25 @@ class Realizer:
             joint = f" {rel_pron} " if all(m.reduced for m in mods) else f" and {rel_pron} "
             text = f"the {words}{joint}{x} {inner.group(2)}"
         else:
-            text = f"{fill(of, x=x)} {self._pronoun(spec)} {join_verbs([m.verb for m in mods])}"
+            verbs = join_verbs([m.verb for m in mods])
+            text = f"{fill(of, x=x)} {self._pronoun(spec)} {verbs}"
+            if spec.qualifier and self._pronoun(spec) == "who":
+                # the holder at a time is one person: their facts can be said of them
+                statement = f"{fill(of, x=x)} {verbs}"
+                return Phrase(text, self._own(spec), 1, ref, of=True, statement=statement)
         return Phrase(text, self._own(spec), 1, ref, of=True)
+
+    def _dated_np(self, spec: HopSpec, x: str, subject: str) -> Phrase:
+        """An edition's winner with facts: ``the 2020 Nobel Prize in Physics winner who was
+        born in 1942`` (the facts after the winner, where they cannot read as the prize's)."""
+        dropped, name = self._dated(spec, x, True)
+        plain_np = self._of_np(dropped, name, subject)
+        head = OF_HEAD.match(fill(self._rel(dropped, subject, True).of, p=self.plabel(spec.link)))
+        if head is None:
+            return plain_np
+        mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
+        text = self._modified(f"{name} {head.group(1)}", mods, self._pronoun(spec))
+        return Phrase(text, plain_np.weight, 1, plain_np.ref, of=True)
 
     def phrase(self, spec: HopSpec, x: str, subject: str = "", named: bool = False) -> Phrase:
         """The hop as a noun phrase around ``x``; ``subject`` is the class of the previous
@@ -325,12 +356,12 @@ class Realizer:
                 q = fill(ask, p=self.plabel(spec.link), x=x)
                 if spec.qualifier:
                     of = fill(rel.of, p=self.plabel(spec.link))
-                    nested = re.match(r"(?:the|a|an) ", x) and " that " not in f" {x}"
+                    nested = not named and re.match(r"(?:the|a|an) ", x) and " that " not in f" {x}"
                     if " of {x}" in of and nested:
                         # after a described phrase a final "in 2011" would read as its time
                         # ("the winner of Wimbledon … in 2011"): the time goes with the relation
                         head = "Who" if self._pronoun(spec) == "who" else "What"
-                        of = of.replace(" of {x}", f" {self._qualifier(spec)} of {{x}}", 1)
+                        of = self._time_before(of, spec, " of {x}")
                         return f"{head} was {fill(of, x=x)}?"
                     q = q.rstrip("?") + " " + self._qualifier(spec) + "?"
                 return q
@@ -353,6 +384,12 @@ class Realizer:
             noun = phrase.ref.removeprefix("that ")
             human = noun in self.t.style.people or self._pronoun(spec) == "who"
             verb = "was" if spec.qualifier else "is"  # a version is a past state of things
+            verbs = join_verbs([m.verb for m in mods])
+            if phrase.statement.endswith(f" {verbs}") and all(m.reduced for m in mods):
+                # the holder at a time, and what else is known of them: "Who was its head of
+                # state in 2019, born in 1946?" (not "… in 2019 who was born in 1946?")
+                core = phrase.statement.removesuffix(f" {verbs}")
+                return f"Who was {core}, {join_verbs([m.reduced for m in mods])}?"
             return f"{'Who' if human else 'What'} {verb} {phrase.text}?"
         noun, rest = self._head(spec)
         adj, tail = self._superlative(spec)
@@ -462,7 +499,7 @@ class Realizer:
                     self._forward(spec) and spec.link in _PERSON_PROPS
                 )
                 own = possessive(self.t.style, x.ref, human)
-                intro.append(Intro(x.text, x.ref, own))
+                intro.append(Intro(x.text, x.ref, own, x.statement))
                 x = Phrase(x.ref, 0, 0, x.ref)
             if last:
                 break
@@ -470,7 +507,9 @@ class Realizer:
             inner = self.phrase(spec, x.text, specs[i - 1].class_id if i else first, x.name)
             ofs = x.ofs + 1 if inner.of else 0
             weight, depth = x.weight + inner.weight, x.depth + 1
-            x = Phrase(inner.text, weight, depth, inner.ref, inner.of, ofs=ofs)
+            x = Phrase(
+                inner.text, weight, depth, inner.ref, inner.of, ofs=ofs, statement=inner.statement
+            )
         subject = specs[-2].class_id if len(specs) > 1 else ""
         return intro, self.ask(specs[-1], x.text, subject, x.name)
 
