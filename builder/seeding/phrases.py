@@ -40,7 +40,7 @@ class Phrase:
     depth: int = 0
     ref: str = ""
     of: bool = False  # built around a relation's "of" phrase (not around a class noun)
-    name: bool = False  # a name ("the Palme d'Or"), not a described phrase
+    name: str = ""  # the entity when the phrase is its name ("the Palme d'Or"), not a description
     ofs: int = 0  # relation phrases stacked in it ("the country of the birthplace of X": 2)
     # the phrase said as a sentence when its facts are not what picks it out ("the head of
     # state of that country in 1979 was born in 1884"); "" when they are

@@ -227,20 +227,39 @@ class Realizer:
         text = self._modified(head, mods, self._pronoun(spec))
         return Phrase(text, self._own(spec), 1, self._that(noun))
 
-    def _rel(self, spec: HopSpec, subject: str, named: bool) -> RelationPhrases:
+    def _rel(self, spec: HopSpec, subject: str, named: str) -> RelationPhrases:
         """The relation's phrases; around a name its ``named_of``/``named_ask`` (an office's
         holder is "the Prime Minister of New Zealand", not "the holder of …")."""
         rel = self.t.relation(spec.link, subject)
         if named and (rel.named_of or rel.named_ask):
             update = {"of": rel.named_of or rel.of, "ask": rel.named_ask or rel.ask}
             rel = rel.model_copy(update=update)
+        noun = self._value_noun(named, spec.link) if named and rel.typed_of else ""
+        if noun:
+            # "the film that won the Academy Award for Best Animated Feature": every value
+            # the name has for the relation is of that class
+            of, ask = fill(rel.typed_of, n=noun), fill(rel.typed_ask or rel.ask, n=noun)
+            rel = rel.model_copy(update={"of": of, "ask": ask, "noun": noun})
         return rel
 
-    def _is_dated(self, spec: HopSpec, x: str, named: bool) -> bool:
-        rel = self.t.relation(spec.link)
-        return named and rel.dated and spec.qualifier == POINT_IN_TIME and x.startswith("the ")
+    def _value_noun(self, key: str, pid: str) -> str:
+        """The class noun every value of ``key``'s ``pid`` shares ("" for people, or none)."""
+        values = self.facts.value_keys(key, pid)
+        shared: set[str] | None = None
+        for v in values:
+            own = {c for c in self.facts.classes(v) if c in CLASS_LABELS}
+            shared = own if shared is None else shared & own
+        if not values or not shared or any(self.facts.is_human(v) for v in values):
+            return ""
+        noun = self.class_noun(min(shared))
+        return self.t.style.short.get(noun, noun) if len(shared) == 1 else ""
 
-    def _dated(self, spec: HopSpec, x: str, named: bool) -> tuple[HopSpec, str]:
+    def _is_dated(self, spec: HopSpec, x: str, named: str) -> bool:
+        rel = self.t.relation(spec.link)
+        dated = rel.dated and spec.qualifier == POINT_IN_TIME
+        return bool(named) and dated and x.startswith("the ")
+
+    def _dated(self, spec: HopSpec, x: str, named: str) -> tuple[HopSpec, str]:
         """A point in time said inside a name that takes "the": ``the 2020 Nobel Prize in
         Physics`` (the edition), and the hop without its qualifier left to word."""
         if not self._is_dated(spec, x, named):
@@ -258,9 +277,9 @@ class Realizer:
             return f"the {year_of(spec.qualifier_value)} {of[4:]}"
         return of.replace(marker, f" {q}{marker}", 1)
 
-    def _of_np(self, spec: HopSpec, x: str, subject: str, named: bool = False) -> Phrase:
+    def _of_np(self, spec: HopSpec, x: str, subject: str, named: str = "") -> Phrase:
         if spec.constraints and self._is_dated(spec, x, named):
-            return self._dated_np(spec, x, subject)
+            return self._dated_np(spec, x, subject, named)
         spec, x = self._dated(spec, x, named)
         rel = self._rel(spec, subject, named)
         of = fill(rel.of, p=self.plabel(spec.link))
@@ -304,19 +323,19 @@ class Realizer:
                 return Phrase(text, self._own(spec), 1, ref, of=True, statement=statement)
         return Phrase(text, self._own(spec), 1, ref, of=True)
 
-    def _dated_np(self, spec: HopSpec, x: str, subject: str) -> Phrase:
+    def _dated_np(self, spec: HopSpec, x: str, subject: str, named: str) -> Phrase:
         """An edition's winner with facts: ``the 2020 Nobel Prize in Physics winner who was
         born in 1942`` (the facts after the winner, where they cannot read as the prize's)."""
-        dropped, name = self._dated(spec, x, True)
-        plain_np = self._of_np(dropped, name, subject)
-        head = OF_HEAD.match(fill(self._rel(dropped, subject, True).of, p=self.plabel(spec.link)))
+        dropped, name = self._dated(spec, x, named)
+        plain_np = self._of_np(dropped, name, subject, named)
+        head = OF_HEAD.match(fill(self._rel(dropped, subject, named).of, p=self.plabel(spec.link)))
         if head is None:
             return plain_np
         mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
         text = self._modified(f"{name} {head.group(1)}", mods, self._pronoun(spec))
         return Phrase(text, plain_np.weight, 1, plain_np.ref, of=True)
 
-    def phrase(self, spec: HopSpec, x: str, subject: str = "", named: bool = False) -> Phrase:
+    def phrase(self, spec: HopSpec, x: str, subject: str = "", named: str = "") -> Phrase:
         """The hop as a noun phrase around ``x``; ``subject`` is the class of the previous
         answer (a painting's inception reads ``the year <x> was painted``); ``named``: ``x``
         is a name, not a described phrase."""
@@ -338,7 +357,7 @@ class Realizer:
         """The hop's answer as a noun phrase; ``x`` is the previous hop's noun phrase."""
         return self.phrase(spec, x, subject).text
 
-    def ask(self, spec: HopSpec, x: str, subject: str = "", named: bool = False) -> str:
+    def ask(self, spec: HopSpec, x: str, subject: str = "", named: str = "") -> str:
         """The hop as a question about ``x`` (``that game`` in goals, a noun phrase at the end);
         a plural ``x`` takes a plural verb (``Which country are those Olympic Games in?``)."""
         q = self._ask(spec, x, subject, named)
@@ -347,7 +366,7 @@ class Realizer:
                 q = q.replace(f" {one} {x}", f" {many} {x}")
         return q
 
-    def _ask(self, spec: HopSpec, x: str, subject: str = "", named: bool = False) -> str:
+    def _ask(self, spec: HopSpec, x: str, subject: str = "", named: str = "") -> str:
         if spec.link and not spec.link_inverse:
             spec, x = self._dated(spec, x, named)
             rel = self._rel(spec, subject, named)
@@ -478,7 +497,7 @@ class Realizer:
         for every bit ``i`` of ``mask``; None when a split is pointless or a nesting too heavy
         (``strict``; otherwise a too heavy nesting is split where it happens)."""
         intro: list[Intro] = []
-        x = Phrase(self.anchor_text(specs[0]), name=True) if specs else Phrase("")
+        x = Phrase(self.anchor_text(specs[0]), name=specs[0].anchor) if specs else Phrase("")
         for i, spec in enumerate(specs):
             last = i == len(specs) - 1
             split = bool(i and mask >> (i - 1) & 1)

@@ -37,6 +37,12 @@ class RelationPhrases(BaseModel):
     noun: str = Field("", description="How a later sentence names the value: 'that <noun>'.")
     named_of: str = Field("", description="The ``of`` phrase when {x} is a name, not a phrase.")
     named_ask: str = Field("", description="The ``ask`` when {x} is a name, not a phrase.")
+    typed_of: str = Field(
+        "",
+        description="The ``of`` phrase around a name whose values share one class {n}: 'the "
+        "{n} that won {x}'.",
+    )
+    typed_ask: str = Field("", description="The ``ask`` with that class noun {n}.")
     dated: bool = Field(
         False,
         description="A point-in-time qualifier goes into a name that takes 'the': 'the winner "
@@ -142,6 +148,8 @@ class Templates(BaseModel):
                 "named_of": own.named_of or d.named_of,
                 "named_ask": own.named_ask or d.named_ask,
                 "dated": own.dated or d.dated,
+                "typed_of": own.typed_of or d.typed_of,
+                "typed_ask": own.typed_ask or d.typed_ask,
             }
         )
 

@@ -69,8 +69,11 @@ def test_plural_subject_agrees(realizer: Realizer) -> None:
 
 def test_a_plural_reference_takes_a_plural_verb(realizer: Realizer) -> None:
     games = HopSpec(class_id=GAMES, constraints=[fact("P276", "London")])
+    goals = realizer.goals([games, HopSpec(link="P361")], ["L:g", "L:c"])
+    assert goals[1] == "What are those Olympic Games part of?"
+    # the Games' own wording: the country hosted them
     goals = realizer.goals([games, HopSpec(link="P17")], ["L:g", "L:c"])
-    assert goals[1] == "Which country are those Olympic Games in?"
+    assert goals[1] == "Which country hosted those Olympic Games?"
 
 
 def test_a_lead_in_and_a_possessive_instead_of_consider_then(realizer: Realizer) -> None:
