@@ -219,11 +219,11 @@ class Realizer:
             verbs = [plural(v) for v in verbs]
         return join_verbs(verbs)
 
-    def _class_np(self, spec: HopSpec, x: str) -> Phrase:
+    def _class_np(self, spec: HopSpec, x: str, vague: str = "") -> Phrase:
         noun, rest = self._head(spec)
         adj, tail = self._superlative(spec)
         mods = self._mods(spec, x, rest)
-        head = " ".join(w for w in ("the", adj, noun, tail) if w)
+        head = " ".join(w for w in ("the", adj, vague, noun, tail) if w)
         text = self._modified(head, mods, self._pronoun(spec))
         return Phrase(text, self._own(spec), 1, self._that(noun))
 
@@ -277,12 +277,18 @@ class Realizer:
             return f"the {year_of(spec.qualifier_value)} {of[4:]}"
         return of.replace(marker, f" {q}{marker}", 1)
 
-    def _of_np(self, spec: HopSpec, x: str, subject: str, named: str = "") -> Phrase:
-        if spec.constraints and self._is_dated(spec, x, named):
+    def _of_np(
+        self, spec: HopSpec, x: str, subject: str, named: str = "", vague: str = ""
+    ) -> Phrase:
+        if spec.constraints and self._is_dated(spec, x, named) and not vague:
             return self._dated_np(spec, x, subject, named)
         spec, x = self._dated(spec, x, named)
         rel = self._rel(spec, subject, named)
         of = fill(rel.of, p=self.plabel(spec.link))
+        if vague:
+            # "the award-winning notable work of X", "an award-winning …"
+            of = re.sub(r"^(?:the|a|an) ", lambda m: f"{m.group(0)}{vague} ", of, count=1)
+            of = re.sub(r"^an? ", f"{article(vague)} ", of)
         noun = rel.noun or ref_noun(of)
         if spec.qualifier:
             # the time belongs to the relation: "the head coach in 2021 of <a described x>"
@@ -335,13 +341,16 @@ class Realizer:
         text = self._modified(f"{name} {head.group(1)}", mods, self._pronoun(spec))
         return Phrase(text, plain_np.weight, 1, plain_np.ref, of=True)
 
-    def phrase(self, spec: HopSpec, x: str, subject: str = "", named: str = "") -> Phrase:
+    def phrase(
+        self, spec: HopSpec, x: str, subject: str = "", named: str = "", vague: str = ""
+    ) -> Phrase:
         """The hop as a noun phrase around ``x``; ``subject`` is the class of the previous
-        answer (a painting's inception reads ``the year <x> was painted``); ``named``: ``x``
-        is a name, not a described phrase."""
+        answer (a painting's inception reads ``the year <x> was painted``); ``named``: the
+        entity ``x`` names when it is a name, not a described phrase; ``vague``: an adjective
+        an ambiguous hop says instead of its dropped fact (``award-winning``)."""
         if spec.link and not spec.link_inverse:
-            return self._of_np(spec, x, subject, named)
-        return self._class_np(spec, x)
+            return self._of_np(spec, x, subject, named, vague)
+        return self._class_np(spec, x, vague)
 
     @staticmethod
     def _own(spec: HopSpec) -> int:
@@ -357,16 +366,20 @@ class Realizer:
         """The hop's answer as a noun phrase; ``x`` is the previous hop's noun phrase."""
         return self.phrase(spec, x, subject).text
 
-    def ask(self, spec: HopSpec, x: str, subject: str = "", named: str = "") -> str:
+    def ask(
+        self, spec: HopSpec, x: str, subject: str = "", named: str = "", vague: str = ""
+    ) -> str:
         """The hop as a question about ``x`` (``that game`` in goals, a noun phrase at the end);
         a plural ``x`` takes a plural verb (``Which country are those Olympic Games in?``)."""
-        q = self._ask(spec, x, subject, named)
+        q = self._ask(spec, x, subject, named, vague)
         if x.startswith("those "):
             for one, many in (("is", "are"), ("was", "were"), ("does", "do"), ("has", "have")):
                 q = q.replace(f" {one} {x}", f" {many} {x}")
         return q
 
-    def _ask(self, spec: HopSpec, x: str, subject: str = "", named: str = "") -> str:
+    def _ask(
+        self, spec: HopSpec, x: str, subject: str = "", named: str = "", vague: str = ""
+    ) -> str:
         if spec.link and not spec.link_inverse:
             spec, x = self._dated(spec, x, named)
             rel = self._rel(spec, subject, named)
@@ -385,21 +398,22 @@ class Realizer:
                     q = q.rstrip("?") + " " + self._qualifier(spec) + "?"
                 return q
             mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
+            v = f"{vague} " if vague else ""
             wh = WHICH_ASK.match(fill(rel.ask, p=self.plabel(spec.link)))
             if wh:
                 # "Which organization founded in 1950 is that country a member of?"
-                words = self._modified(wh.group(1), mods, self._pronoun(spec))
+                words = v + self._modified(wh.group(1), mods, self._pronoun(spec))
                 when = f" {self._qualifier(spec)}" if spec.qualifier else ""
                 return f"Which {words} {wh.group(2)} {x}{wh.group(3)}{when}?"
             last = None if spec.qualifier else x_last(fill(rel.of, p=self.plabel(spec.link)))
             if last:
                 # "Which collection was founded in 1915 and holds that painting?"
                 verbs = join_verbs([*(m.verb for m in mods), fill(last[1].verb, x=x)])
-                return f"Which {last[0]} {verbs}?"
+                return f"Which {v}{last[0]} {verbs}?"
             m = OF_HEAD.match(fill(rel.of, p=self.plabel(spec.link)))
             if m and not spec.qualifier:
-                return f"Which {m.group(1)} of {x} {join_verbs([m.verb for m in mods])}?"
-            phrase = self.phrase(spec, x, subject, named)
+                return f"Which {v}{m.group(1)} of {x} {join_verbs([m.verb for m in mods])}?"
+            phrase = self.phrase(spec, x, subject, named, vague)
             noun = phrase.ref.removeprefix("that ")
             human = noun in self.t.style.people or self._pronoun(spec) == "who"
             verb = "was" if spec.qualifier else "is"  # a version is a past state of things
@@ -411,6 +425,7 @@ class Realizer:
                 return f"Who was {core}, {join_verbs([m.reduced for m in mods])}?"
             return f"{'Who' if human else 'What'} {verb} {phrase.text}?"
         noun, rest = self._head(spec)
+        noun = f"{vague} {noun}" if vague else noun
         adj, tail = self._superlative(spec)
         mods = self._mods(spec, x, rest)
         described = self._modified(noun, mods, self._pronoun(spec)) if mods else ""
@@ -420,13 +435,14 @@ class Realizer:
             return f"Which {described} is the {adj}?"
         if adj or not mods:
             what = "Who" if spec.class_id == HUMAN else "What"
-            return f"{what} is {self._class_np(spec, x).text}?"
+            return f"{what} is {self._class_np(spec, x, vague).text}?"
         if tail:
             if all(m.reduced for m in mods) and tail.startswith("with "):
                 reduced = join_verbs([m.reduced for m in mods])
                 return f"Which {noun} {reduced} has {tail[5:]}?"
             return (
-                f"{'Who' if spec.class_id == HUMAN else 'What'} is {self._class_np(spec, x).text}?"
+                f"{'Who' if spec.class_id == HUMAN else 'What'} is "
+                f"{self._class_np(spec, x, vague).text}?"
             )
         verbs = self._verbs(noun, mods)
         if noun == "person":
@@ -470,14 +486,15 @@ class Realizer:
             out.append(capitalize(self.ask(spec, ref, subject)))
         return out
 
-    def question(self, specs: Sequence[HopSpec]) -> str:
+    def question(self, specs: Sequence[HopSpec], vague: Sequence[str] = ()) -> str:
         """The whole chain as one question. When nesting every phrase would make one too
         heavy, some described phrases are said first (``I'm thinking of …. Who …?``): the
-        fewest such phrases, then the shortest longest sentence."""
+        fewest such phrases, then the shortest longest sentence. ``vague``: per hop, the word
+        an ambiguous hop says instead of the fact it leaves out (``award-winning``)."""
         best: tuple[int, int, int] | None = None
         text = ""
         for mask in range(1 << max(len(specs) - 1, 0)):
-            parts = self._sentences(specs, mask, strict=True)
+            parts = self._sentences(specs, mask, strict=True, vague=vague)
             if parts is None:
                 continue
             intros, ask = parts
@@ -487,11 +504,11 @@ class Realizer:
                 best, text = key, compose(self.t.style, intros, ask)
         if text:
             return text
-        intros, ask = self._sentences(specs, 0, strict=False) or ([], "")
+        intros, ask = self._sentences(specs, 0, strict=False, vague=vague) or ([], "")
         return compose(self.t.style, intros, ask)
 
     def _sentences(
-        self, specs: Sequence[HopSpec], mask: int, strict: bool
+        self, specs: Sequence[HopSpec], mask: int, strict: bool, vague: Sequence[str] = ()
     ) -> tuple[list[Intro], str] | None:
         """Phrases said first and the question when the phrase of hop ``i`` is said first
         for every bit ``i`` of ``mask``; None when a split is pointless or a nesting too heavy
@@ -523,14 +540,15 @@ class Realizer:
             if last:
                 break
             first = self._class_of(spec.anchor) if spec.anchor else ""
-            inner = self.phrase(spec, x.text, specs[i - 1].class_id if i else first, x.name)
+            subject = specs[i - 1].class_id if i else first
+            inner = self.phrase(spec, x.text, subject, x.name, _at(vague, i))
             ofs = x.ofs + 1 if inner.of else 0
             weight, depth = x.weight + inner.weight, x.depth + 1
             x = Phrase(
                 inner.text, weight, depth, inner.ref, inner.of, ofs=ofs, statement=inner.statement
             )
         subject = specs[-2].class_id if len(specs) > 1 else ""
-        return intro, self.ask(specs[-1], x.text, subject, x.name)
+        return intro, self.ask(specs[-1], x.text, subject, x.name, _at(vague, len(specs) - 1))
 
     @staticmethod
     def _forward(spec: HopSpec) -> bool:
@@ -592,3 +610,7 @@ class Realizer:
         if not spec.link or spec.link_inverse or spec.constraints or spec.qualifier:
             return False
         return self.t.relation(spec.link).ask.endswith("{x}?")
+
+
+def _at(words: Sequence[str], i: int) -> str:
+    return words[i] if i < len(words) else ""

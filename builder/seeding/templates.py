@@ -93,6 +93,16 @@ class StylePhrases(BaseModel):
     short: dict[str, str] = Field(default_factory=dict)
 
 
+class VaguePhrases(BaseModel):
+    """Vague words of an ambiguous checkpoint, per ambiguity type (``vague.yaml``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    entity: dict[str, str] = Field(
+        default_factory=dict, description="Property of the dropped fact → the word said instead."
+    )
+
+
 class Templates(BaseModel):
     """Every template file, validated."""
 
@@ -115,6 +125,7 @@ class Templates(BaseModel):
     criteria_classes: dict[str, CriterionPhrases] = Field(default_factory=dict)
     names: NameRules = Field(default_factory=NameRules)
     style: StylePhrases = Field(default_factory=StylePhrases)
+    vague: VaguePhrases = Field(default_factory=VaguePhrases)
 
     @field_validator("fact_clues", "qualifier_clues", "person_clues", "more_clues", mode="before")
     @classmethod
@@ -195,6 +206,7 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
     crit = _load("criteria.yaml", directory)
     names = _load("names.yaml", directory)
     style = _load("style.yaml", directory)
+    vague = _load("vague.yaml", directory)
     return Templates.model_validate(
         {
             "default": rel["default"],
@@ -212,5 +224,6 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
             "criteria_classes": crit.get("classes", {}),
             "names": names,
             "style": style,
+            "vague": vague,
         }
     )
