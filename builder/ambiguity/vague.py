@@ -30,7 +30,8 @@ def entity_word(
     dropped = spec.constraints[injection.constraint]
     word = t.vague.entity.get(dropped.property, "")
     kept = [c for i, c in enumerate(spec.constraints) if i != injection.constraint]
-    if not word or not candidates or any(c.property == dropped.property for c in kept):
+    said = spec.link in t.vague.entity_not_with or any(c.property == dropped.property for c in kept)
+    if not word or not candidates or said:
         return ""
     if "{decade}" in word:
         decades = {_decade(facts, k, dropped.property) for k in candidates}

@@ -101,6 +101,9 @@ class VaguePhrases(BaseModel):
     entity: dict[str, str] = Field(
         default_factory=dict, description="Property of the dropped fact → the word said instead."
     )
+    entity_not_with: list[str] = Field(
+        default_factory=list, description="Relations of hops whose noun already says the word."
+    )
 
 
 class Templates(BaseModel):

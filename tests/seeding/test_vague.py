@@ -194,6 +194,9 @@ def test_entity_vague_word_only_when_true_of_every_candidate(store: KnowledgeSto
     released = HopSpec(class_id=FILM, constraints=[year("P577", 1994)])
     assert entity_word(facts, released, drop, ["L:pulp", "L:piano"]) == "1990s"
     assert entity_word(facts, released, drop, ["L:pulp", "L:sex"]) == ""
+    # a winner is never an "award-winning winner"
+    won = HopSpec(link="P1346", constraints=spec.constraints)
+    assert entity_word(facts, won, drop, ["L:pulp", "L:piano"]) == ""
     # other types have no word of their own
     other = drop.model_copy(update={"type": "factual"})
     assert entity_word(facts, spec, other, ["L:pulp", "L:piano"]) == ""
