@@ -63,6 +63,9 @@ _PERSON_PROPS = frozenset(
     | {"P26", "P22", "P25", "P184", "P185", "P1050", "P101", "P108"}
 )
 # class nouns whose names read with "the" ("the Academy Award for Best Picture")
+# a phrase that ends with a reference back ("… received by that novel"), no verb after it
+_ENDS_REF = re.compile(r"\b(?:that|those) (?:(?!\w+ed\b)[\w'-]+ ?){1,3}$")
+_END_PREPOSITIONS = (" in", " on", " of", " at", " to", " for", " by", " with")
 # relation phrases one sentence stacks at most ("the head of state of the country of the
 # birthplace of X" is three; a fourth is said in a sentence of its own)
 MAX_STACK = 3
@@ -388,7 +391,11 @@ class Realizer:
                 q = fill(ask, p=self.plabel(spec.link), x=x)
                 if spec.qualifier:
                     of = fill(rel.of, p=self.plabel(spec.link))
-                    nested = not named and re.match(r"(?:the|a|an) ", x) and " that " not in f" {x}"
+                    # (a phrase ending with a reference may take it: "Who won the award
+                    # received by that novel in 1953?"; "… where that member died in 2010"
+                    # may not)
+                    ends_ref = _ENDS_REF.search(x) and not x.endswith(_END_PREPOSITIONS)
+                    nested = not named and re.match(r"(?:the|a|an) ", x) and not ends_ref
                     if " of {x}" in of and nested:
                         # after a described phrase a final "in 2011" would read as its time
                         # ("the winner of Wimbledon … in 2011"): the time goes with the relation

@@ -248,3 +248,11 @@ def test_every_clue_form_reads_as_a_sentence() -> None:
             text = frame.replace("{c}", core).replace("{C}", core[:1].upper() + core[1:])
             assert text_problems(text) == [], text
             assert text[:1].isupper() and text.endswith((".", "?", "!")), text
+
+
+def test_a_final_time_never_reads_as_the_nested_phrases(realizer: Realizer) -> None:
+    population = timed("P1082", "P585", 2010)
+    died = "the place where that member died"
+    assert realizer.ask(population, died) == f"What was the 2010 population of {died}?"
+    # after a reference back it stays with the relation's verb
+    assert realizer.ask(population, "that city") == "What was the population of that city in 2010?"
