@@ -547,15 +547,23 @@ class Realizer:
             if last:
                 break
             first = self._class_of(spec.anchor) if spec.anchor else ""
-            subject = specs[i - 1].class_id if i else first
+            subject = self._subject(specs[i - 1]) if i else first
             inner = self.phrase(spec, x.text, subject, x.name, _at(vague, i))
             ofs = x.ofs + 1 if inner.of else 0
             weight, depth = x.weight + inner.weight, x.depth + 1
             x = Phrase(
                 inner.text, weight, depth, inner.ref, inner.of, ofs=ofs, statement=inner.statement
             )
-        subject = specs[-2].class_id if len(specs) > 1 else ""
+        subject = self._subject(specs[-2]) if len(specs) > 1 else ""
         return intro, self.ask(specs[-1], x.text, subject, x.name, _at(vague, len(specs) - 1))
+
+    def _subject(self, spec: HopSpec) -> str:
+        """The class a hop's answer is worded by in the next hop: its class, or for a relation's
+        value ``via:<property>`` (the values of P38 are currencies: "introduced", not
+        "founded")."""
+        if spec.class_id or not self._forward(spec):
+            return spec.class_id
+        return f"via:{spec.link}"
 
     @staticmethod
     def _forward(spec: HopSpec) -> bool:
