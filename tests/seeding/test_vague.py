@@ -4,16 +4,22 @@ again as "they", a holder's facts as a sentence, and each ambiguity type's vague
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from builder.ambiguity.assemble import assemble
+from builder.ambiguity.base import ChainContext, Proposal
 from builder.ambiguity.clues import render
+from builder.ambiguity.entity import EntityInjector
+from builder.ambiguity.inject import provenance_for
 from builder.ambiguity.vague import entity_word
 from builder.kb.store import KnowledgeStore
 from builder.records.seed import ClueFact, Constraint, HopSpec, InjectionSpec
 from builder.seeding.facts import Facts
+from builder.seeding.generate import chain_from_specs
 from builder.seeding.lint import text_problems
 from builder.seeding.realize import Realizer
 from builder.seeding.resolve import weaken
@@ -30,6 +36,7 @@ MORE_PROPS = {
     "P1308": ("officeholder", "wikibase-item"),
     "P1346": ("winner", "wikibase-item"),
     "P570": ("date of death", "time"),
+    "P57": ("director", "wikibase-item"),
 }
 OFFICE, PRIZE, FILM_AWARD = (
     "L:class-government-office",
@@ -72,7 +79,25 @@ def _world() -> list[tuple]:  # type: ignore[type-arg]
             PRIZE,
             {"P1346": [{"v": "L:curie", "P585": "1903"}, {"v": "L:becquerel", "P585": "1903"}]},
         ),
-        ent("L:pulp", "Pulp Fiction", FILM, {"P577": "1994", "P166": "L:palme"}),
+        ent("L:qt", "Quentin Tarantino", HUMAN, {"P569": "1963"}),
+        ent("L:crime", "crime film"),
+        ent("L:bafta", "BAFTA Award for Best Film"),
+        ent(
+            "L:pulp",
+            "Pulp Fiction",
+            FILM,
+            {"P577": "1994", "P166": "L:palme", "P57": "L:qt", "P136": "L:crime"},
+            page="Pulp Fiction is a 1994 crime film directed by Quentin Tarantino. It won "
+            "the Palme d'Or.",
+        ),
+        ent(
+            "L:jackie",
+            "Jackie Brown",
+            FILM,
+            {"P577": "1997", "P166": "L:bafta", "P57": "L:qt"},
+            page="Jackie Brown is a 1997 film directed by Quentin Tarantino. It won the BAFTA "
+            "Award for Best Film.",
+        ),
         ent("L:piano", "The Piano", FILM, {"P577": "1993", "P166": "L:palme"}),
         ent("L:sex", "Sex, Lies, and Videotape", FILM, {"P577": "1989"}),
         ent(
@@ -256,3 +281,24 @@ def test_a_final_time_never_reads_as_the_nested_phrases(realizer: Realizer) -> N
     assert realizer.ask(population, died) == f"What was the 2010 population of {died}?"
     # after a reference back it stays with the relation's verb
     assert realizer.ask(population, "that city") == "What was the population of that city in 2010?"
+
+
+def test_an_entity_ambiguous_sample_says_the_vague_word(store: KnowledgeStore) -> None:
+    """Through the injector and the sample's assembly: the dropped "won the Palme d'Or" is
+    said as "award-winning" (both of Tarantino's films here won an award)."""
+    facts = Facts(store)
+    palme = Constraint(property="P166", value="L:palme", value_label="Palme d'Or")
+    qt = Constraint(property="P57", value="L:qt", value_label="Quentin Tarantino")
+    specs = [HopSpec(class_id=FILM, constraints=[qt, palme]), HopSpec(link="P577")]
+    ctx = ChainContext(facts, chain_from_specs(store, "seed-000001", specs), random.Random(0))
+    proposals = [p for p in EntityInjector().propose(ctx, 0) if isinstance(p, Proposal)]
+    dropped = next(p for p in proposals if p.injection.constraint == 1)
+    assert {c.id for c in dropped.candidates} == {"L:pulp", "L:jackie"}
+    sample = assemble(ctx, {0: dropped}, provenance=provenance_for(store, None), seed=0, types=[])
+    assert (
+        sample.question == "When was the award-winning film directed by Quentin Tarantino released?"
+    )
+    assert (
+        "Palme" in sample.unambiguous_question
+        and "award-winning" not in sample.unambiguous_question
+    )
