@@ -13,7 +13,9 @@ the video game released in 2017``). Wording rules, so that nesting stays readabl
   split: ``Consider <the inner phrase>. Who directed <that film>…?``.
 
 The text is a rendering of the spec, never a simplification of it: every constraint is
-worded. A hop's goal refers to the previous answer as ``that <noun>`` and never names it.
+worded; the only other words are an ambiguous hop's vague word (``award-winning``), said by
+the caller only where it is true of every candidate. A hop's goal refers to the previous
+answer as ``that <noun>`` and never names it.
 """
 
 from __future__ import annotations
