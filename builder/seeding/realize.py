@@ -67,6 +67,8 @@ _PERSON_PROPS = frozenset(
 # class nouns whose names read with "the" ("the Academy Award for Best Picture")
 # a phrase that ends with a reference back ("… received by that novel"), no verb after it
 _ENDS_REF = re.compile(r"\b(?:that|those) (?:(?!\w+ed\b)[\w'-]+ ?){1,3}$")
+# a question that ends with its preposition ("Which country is {x} in?")
+_STRANDED = re.compile(r"^(Which|What) (.+) (in|on|at|for|to|from|with)\?$")
 _END_PREPOSITIONS = (" in", " on", " of", " at", " to", " for", " by", " with")
 # relation phrases one sentence stacks at most ("the head of state of the country of the
 # birthplace of X" is three; a fourth is said in a sentence of its own)
@@ -377,6 +379,12 @@ class Realizer:
         """The hop as a question about ``x`` (``that game`` in goals, a noun phrase at the end);
         a plural ``x`` takes a plural verb (``Which country are those Olympic Games in?``)."""
         q = self._ask(spec, x, subject, named, vague)
+        stranded = _STRANDED.match(q)
+        if stranded and re.search(r" (?:where|that|who|which) ", x):
+            # after a clause the preposition goes first: "In which country is the place where
+            # that band was formed?", not "Which country is the place where … formed in?"
+            wh, rest, prep = stranded.groups()
+            q = f"{prep.capitalize()} {wh.lower()} {rest}?"
         if x.startswith("those "):
             for one, many in (("is", "are"), ("was", "were"), ("does", "do"), ("has", "have")):
                 q = q.replace(f" {one} {x}", f" {many} {x}")

@@ -302,3 +302,10 @@ def test_an_entity_ambiguous_sample_says_the_vague_word(store: KnowledgeStore) -
         "Palme" in sample.unambiguous_question
         and "award-winning" not in sample.unambiguous_question
     )
+
+
+def test_a_preposition_goes_first_after_a_clause(realizer: Realizer) -> None:
+    country = HopSpec(link="P17")
+    assert realizer.ask(country, "that city") == "Which country is that city in?"
+    formed = "the place where that band was formed"
+    assert realizer.ask(country, formed) == f"In which country is {formed}?"
