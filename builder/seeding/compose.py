@@ -89,6 +89,29 @@ def with_pronoun(text: str, ref: str) -> str:
     return text
 
 
+def plural_noun(noun: str) -> str:
+    """``head of state`` → ``heads of state``, ``head coach`` → ``head coaches``."""
+    head, of, rest = noun.partition(" of ")
+    if head.endswith(("s", "x", "ch", "sh")):
+        many = head + "es"
+    elif head.endswith("y") and head[-2:-1] not in "aeiou":
+        many = head[:-1] + "ies"
+    else:
+        many = head + "s"
+    return many + of + rest
+
+
+def with_partitive(text: str, ref: str, pronoun: str, keep_of: Sequence[str] = ()) -> str:
+    """``Which head of state of that country was …?`` → ``Which of its heads of state was
+    …?`` (one of several, said as a person asks it); ``text`` as it is otherwise."""
+    if not pronoun or not ref or text.count(ref) != 1:
+        return text
+    m = re.match(rf"Which ([a-z][a-z -]*?) of {re.escape(ref)} (was|is|did|does|has|had)\b", text)
+    if m is None or m.group(1) in keep_of:
+        return text
+    return f"Which of {pronoun} {plural_noun(m.group(1))} {m.group(2)}{text[m.end() :]}"
+
+
 def compose(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:
     """``<lead with A, and B>. <question>``; each sentence names the phrase just before it by
     a possessive where it can."""
@@ -104,6 +127,7 @@ def compose(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:
         else:
             parts.append(with_possessive(cur.text, prev.ref, prev.possessive, style.keep_of))
     ask = with_possessive(ask, intros[-1].ref, intros[-1].possessive, style.keep_of)
+    ask = with_partitive(ask, intros[-1].ref, intros[-1].possessive, style.keep_of)
     if intros[-1].possessive == "their":
         ask = with_pronoun(ask, intros[-1].ref)
     said = "".join(f" {capitalize(t)}." for t in told)

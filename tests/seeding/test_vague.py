@@ -18,6 +18,7 @@ from builder.ambiguity.inject import provenance_for
 from builder.ambiguity.vague import entity_word
 from builder.kb.store import KnowledgeStore
 from builder.records.seed import ClueFact, Constraint, HopSpec, InjectionSpec
+from builder.seeding.compose import Intro, compose, plural_noun
 from builder.seeding.facts import Facts
 from builder.seeding.generate import chain_from_specs
 from builder.seeding.lint import text_problems
@@ -309,3 +310,18 @@ def test_a_preposition_goes_first_after_a_clause(realizer: Realizer) -> None:
     assert realizer.ask(country, "that city") == "Which country is that city in?"
     formed = "the place where that band was formed"
     assert realizer.ask(country, formed) == f"In which country is {formed}?"
+
+
+def test_one_of_several_is_asked_as_a_person_would() -> None:
+    style = load_templates().style
+    intro = [Intro("the country of the birthplace of X", "that country", "its")]
+    assert compose(style, intro, "Which head of state of that country was born in 1913?") == (
+        "I've been reading about the country of the birthplace of X. Which of its heads of state "
+        "was born in 1913?"
+    )
+    assert plural_noun("head coach") == "head coaches" and plural_noun("city") == "cities"
+    # a noun that reads wrong after "its" stays as it is
+    parts = [Intro("the band formed in 1960", "that band", "its")]
+    assert compose(style, parts, "Which part of that band was born in 1940?").endswith(
+        "Which part of that band was born in 1940?"
+    )
