@@ -500,7 +500,8 @@ class Realizer:
                 if spec.anchor
                 else ""
             )
-            out.append(capitalize(self.ask(spec, ref, subject)))
+            named = spec.anchor if not i else ""  # hop 1 asks about a name
+            out.append(capitalize(self.ask(spec, ref, subject, named)))
         return out
 
     def question(self, specs: Sequence[HopSpec], vague: Sequence[str] = ()) -> str:
