@@ -330,8 +330,9 @@ class Realizer:
         else:
             verbs = join_verbs([m.verb for m in mods])
             text = f"{fill(of, x=x)} {self._pronoun(spec)} {verbs}"
-            if spec.qualifier and self._pronoun(spec) == "who":
-                # the holder at a time is one person: their facts can be said of them
+            if spec.qualifier and self._pronoun(spec) == "who" and not rel.dated:
+                # the holder at a time is one person (an edition may have several winners):
+                # their facts can be said of them
                 statement = f"{fill(of, x=x)} {verbs}"
                 return Phrase(text, self._own(spec), 1, ref, of=True, statement=statement)
         return Phrase(text, self._own(spec), 1, ref, of=True)
@@ -500,7 +501,12 @@ class Realizer:
                 if spec.anchor
                 else ""
             )
-            named = spec.anchor if not i else ""  # hop 1 asks about a name
+            # hop 1 about an office asks for its holder by the office ("Who was the Prime
+            # Minister of Australia?"); other goals keep the words their searches were
+            # measured with (a winner's goal says "winner")
+            rel = self.t.relation(spec.link, subject) if spec.link else None
+            office = rel is not None and bool(rel.named_of or rel.named_ask)
+            named = spec.anchor if not i and office else ""
             out.append(capitalize(self.ask(spec, ref, subject, named)))
         return out
 
