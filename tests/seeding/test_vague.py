@@ -325,3 +325,16 @@ def test_one_of_several_is_asked_as_a_person_would() -> None:
     assert compose(style, parts, "Which part of that band was born in 1940?").endswith(
         "Which part of that band was born in 1940?"
     )
+
+
+def test_goals_ask_an_office_by_its_name_and_keep_a_winners_words(realizer: Realizer) -> None:
+    holder = timed("P1308", "P580", 2020, anchor="L:pm-nz")
+    goals = realizer.goals([holder, HopSpec(link="P569")], ["L:ardern", "+1980"])
+    assert goals == [
+        "Who was the Prime Minister of New Zealand in 2020?",
+        "When was that person born?",
+    ]
+    # an edition may have several winners: their facts pick one out (no "…, born in 1867")
+    winner = timed("P1346", "P585", 1903, anchor="L:physics", constraints=[year("P569", 1867)])
+    goal = realizer.goals([winner], ["L:curie"])[0]
+    assert "winner" in goal and ", born" not in goal
