@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from builder import __version__
 from builder.ambiguity.base import ChainContext, Proposal
+from builder.ambiguity.vague import entity_word
 from builder.records.sample import Checkpoint, Provenance, Sample, difficulty_for
 from builder.records.seed import GeneratorInfo, PlanHop
 from builder.seeding.realize import Realizer
@@ -23,6 +24,12 @@ def assemble(
 ) -> Sample:
     realizer = Realizer(ctx.facts)
     weak_specs = [chosen[i].weakened if i in chosen else s for i, s in enumerate(ctx.specs)]
+    vague = [
+        entity_word(ctx.facts, s, chosen[i].injection, [c.id for c in chosen[i].candidates])
+        if i in chosen
+        else ""
+        for i, s in enumerate(ctx.specs)
+    ]
     goals = realizer.goals(weak_specs, ctx.keys)
     checkpoints = []
     plan = []
@@ -59,7 +66,7 @@ def assemble(
         id=sample_id(ctx.seed.id),
         domain=ctx.seed.domain,
         difficulty=difficulty_for(len(chosen)),
-        question=realizer.question(weak_specs),
+        question=realizer.question(weak_specs, vague),
         unambiguous_question=realizer.question(ctx.specs),
         answer=last.answer,
         answer_aliases=last.answer_aliases,

@@ -31,6 +31,7 @@ class Intro:
     text: str
     ref: str
     possessive: str = ""
+    statement: str = ""  # the phrase as a sentence of its own ("its head of state in 1979 was …")
 
 
 def stable_index(text: str, n: int) -> int:
@@ -70,17 +71,78 @@ def with_possessive(text: str, ref: str, pronoun: str, keep_of: Sequence[str] = 
     return f"{text[:start]}{pronoun} {noun}{text[at + len(f' of {ref}') :]}"
 
 
+_SUBJECT_VERBS = {"was": "were", "is": "are", "did": "did", "does": "do", "has": "have"}
+
+
+def with_pronoun(text: str, ref: str) -> str:
+    """A person said just before named by a pronoun: ``When did that winner die?`` →
+    ``When did they die?``, ``Who coached that person?`` → ``Who coached them?``; ``text``
+    as it is when ``ref`` occurs more than once or in another place."""
+    if not ref or text.count(ref) != 1:
+        return text
+    m = re.search(rf"\b(was|is|did|does|has) {re.escape(ref)}\b", text)
+    if m:
+        return f"{text[: m.start()]}{_SUBJECT_VERBS[m.group(1)]} they{text[m.end() :]}"
+    m = re.search(rf"\b(\w+) {re.escape(ref)}\?$", text)
+    if m and m.group(1) not in _FUNCTION | {"of", "that", "who", "than"}:
+        return f"{text[: m.start(1)]}{m.group(1)} them?"
+    return text
+
+
+def plural_noun(noun: str) -> str:
+    """``head of state`` → ``heads of state``, ``head coach`` → ``head coaches``."""
+    head, of, rest = noun.partition(" of ")
+    if head.endswith(("s", "x", "ch", "sh")):
+        many = head + "es"
+    elif head.endswith("y") and head[-2:-1] not in "aeiou":
+        many = head[:-1] + "ies"
+    else:
+        many = head + "s"
+    return many + of + rest
+
+
+def with_partitive(text: str, ref: str, pronoun: str, keep_of: Sequence[str] = ()) -> str:
+    """``Which head of state of that country was …?`` → ``Which of its heads of state was
+    …?`` (one of several, said as a person asks it); ``text`` as it is otherwise."""
+    if not pronoun or not ref or text.count(ref) != 1:
+        return text
+    m = re.match(rf"Which ([a-z][a-z -]*?) of {re.escape(ref)} (was|is|did|does|has|had)\b", text)
+    if m is None or m.group(1) in keep_of:
+        return text
+    return f"Which of {pronoun} {plural_noun(m.group(1))} {m.group(2)}{text[m.end() :]}"
+
+
 def compose(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:
     """``<lead with A, and B>. <question>``; each sentence names the phrase just before it by
     a possessive where it can."""
     if not intros:
         return capitalize(ask)
     parts = [intros[0].text]
+    told: list[str] = []  # later phrases said as statements, after the lead
     for prev, cur in itertools.pairwise(intros):
-        parts.append(with_possessive(cur.text, prev.ref, prev.possessive, style.keep_of))
+        if cur.statement and not told:
+            told.append(with_possessive(cur.statement, prev.ref, prev.possessive, style.keep_of))
+        elif told:
+            return _listed(style, intros, ask)
+        else:
+            parts.append(with_possessive(cur.text, prev.ref, prev.possessive, style.keep_of))
     ask = with_possessive(ask, intros[-1].ref, intros[-1].possessive, style.keep_of)
+    ask = with_partitive(ask, intros[-1].ref, intros[-1].possessive, style.keep_of)
+    if intros[-1].possessive == "their":
+        ask = with_pronoun(ask, intros[-1].ref)
+    said = "".join(f" {capitalize(t)}." for t in told)
+    return _lead(style, parts, ask) + said + " " + capitalize(ask)
+
+
+def _listed(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:
+    """Every phrase under one lead (``A, B, and C``), none said as a statement."""
+    plain = [Intro(i.text, i.ref, i.possessive) for i in intros]
+    return compose(style, plain, ask)
+
+
+def _lead(style: StylePhrases, parts: Sequence[str], ask: str) -> str:
+    """The lead sentence with the phrases said first (picked by a hash of them and ``ask``)."""
     body = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
     lead = style.lead[stable_index(body + ask, len(style.lead))] if style.lead else "{x}."
     # a name ending in a full stop ("Warner Bros.") ends the sentence once
-    first = lead.replace("{x}", body).replace("..", ".")
-    return capitalize(first) + " " + capitalize(ask)
+    return capitalize(lead.replace("{x}", body).replace("..", "."))

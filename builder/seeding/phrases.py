@@ -40,6 +40,11 @@ class Phrase:
     depth: int = 0
     ref: str = ""
     of: bool = False  # built around a relation's "of" phrase (not around a class noun)
+    name: str = ""  # the entity when the phrase is its name ("the Palme d'Or"), not a description
+    ofs: int = 0  # relation phrases stacked in it ("the country of the birthplace of X": 2)
+    # the phrase said as a sentence when its facts are not what picks it out ("the head of
+    # state of that country in 1979 was born in 1884"); "" when they are
+    statement: str = ""
 
 
 def fill(template: str, **values: str) -> str:

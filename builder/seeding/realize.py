@@ -13,7 +13,9 @@ the video game released in 2017``). Wording rules, so that nesting stays readabl
   split: ``Consider <the inner phrase>. Who directed <that film>…?``.
 
 The text is a rendering of the spec, never a simplification of it: every constraint is
-worded. A hop's goal refers to the previous answer as ``that <noun>`` and never names it.
+worded; the only other words are an ambiguous hop's vague word (``award-winning``), said by
+the caller only where it is true of every candidate. A hop's goal refers to the previous
+answer as ``that <noun>`` and never names it.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from builder.seeding.phrases import (
     repeats,
     x_last,
 )
-from builder.seeding.templates import Templates, load_templates
+from builder.seeding.templates import RelationPhrases, Templates, load_templates
 from builder.seeding.text import (
     article,
     capitalize,
@@ -53,6 +55,7 @@ from builder.seeding.text import (
 __all__ = ["Realizer", "article", "plain"]
 
 OCCUPATION = "P106"
+POINT_IN_TIME = "P585"
 GENDER = "P21"
 # a person's gender is worded in the noun: "the man", "the female painter"
 _GENDER_NOUNS = {"male": ("man", "male"), "female": ("woman", "female")}
@@ -62,6 +65,14 @@ _PERSON_PROPS = frozenset(
     | {"P26", "P22", "P25", "P184", "P185", "P1050", "P101", "P108"}
 )
 # class nouns whose names read with "the" ("the Academy Award for Best Picture")
+# a phrase that ends with a reference back ("… received by that novel"), no verb after it
+_ENDS_REF = re.compile(r"\b(?:that|those) (?:(?!\w+ed\b)[\w'-]+ ?){1,3}$")
+# a question that ends with its preposition ("Which country is {x} in?")
+_STRANDED = re.compile(r"^(Which|What) (.+) (in|on|at|for|to|from|with)\?$")
+_END_PREPOSITIONS = (" in", " on", " of", " at", " to", " for", " by", " with")
+# relation phrases one sentence stacks at most ("the head of state of the country of the
+# birthplace of X" is three; a fourth is said in a sentence of its own)
+MAX_STACK = 3
 _THE_NOUNS = ("award", "prize", "office", "position", "competition", "tournament", "cup", "medal")
 
 
@@ -215,25 +226,84 @@ class Realizer:
             verbs = [plural(v) for v in verbs]
         return join_verbs(verbs)
 
-    def _class_np(self, spec: HopSpec, x: str) -> Phrase:
+    def _class_np(self, spec: HopSpec, x: str, vague: str = "") -> Phrase:
         noun, rest = self._head(spec)
         adj, tail = self._superlative(spec)
         mods = self._mods(spec, x, rest)
-        head = " ".join(w for w in ("the", adj, noun, tail) if w)
+        head = " ".join(w for w in ("the", adj, vague, noun, tail) if w)
         text = self._modified(head, mods, self._pronoun(spec))
         return Phrase(text, self._own(spec), 1, self._that(noun))
 
-    def _of_np(self, spec: HopSpec, x: str, subject: str) -> Phrase:
+    def _rel(self, spec: HopSpec, subject: str, named: str) -> RelationPhrases:
+        """The relation's phrases; around a name its ``named_of``/``named_ask`` (an office's
+        holder is "the Prime Minister of New Zealand", not "the holder of …")."""
         rel = self.t.relation(spec.link, subject)
+        if named and (rel.named_of or rel.named_ask):
+            update = {"of": rel.named_of or rel.of, "ask": rel.named_ask or rel.ask}
+            rel = rel.model_copy(update=update)
+        noun = self._value_noun(named, spec.link) if named and rel.typed_of else ""
+        if noun:
+            # "the film that won the Academy Award for Best Animated Feature": every value
+            # the name has for the relation is of that class
+            of, ask = fill(rel.typed_of, n=noun), fill(rel.typed_ask or rel.ask, n=noun)
+            rel = rel.model_copy(update={"of": of, "ask": ask, "noun": noun})
+        return rel
+
+    def _value_noun(self, key: str, pid: str) -> str:
+        """The class noun every value of ``key``'s ``pid`` shares ("" for people, or none)."""
+        values = self.facts.value_keys(key, pid)
+        shared: set[str] | None = None
+        for v in values:
+            own = {c for c in self.facts.classes(v) if c in CLASS_LABELS}
+            shared = own if shared is None else shared & own
+        if not values or not shared or any(self.facts.is_human(v) for v in values):
+            return ""
+        noun = self.class_noun(min(shared))
+        return self.t.style.short.get(noun, noun) if len(shared) == 1 else ""
+
+    def _is_dated(self, spec: HopSpec, x: str, named: str) -> bool:
+        rel = self.t.relation(spec.link)
+        dated = rel.dated and spec.qualifier == POINT_IN_TIME
+        return bool(named) and dated and x.startswith("the ")
+
+    def _dated(self, spec: HopSpec, x: str, named: str) -> tuple[HopSpec, str]:
+        """A point in time said inside a name that takes "the": ``the 2020 Nobel Prize in
+        Physics`` (the edition), and the hop without its qualifier left to word."""
+        if not self._is_dated(spec, x, named):
+            return spec, x
+        year = year_of(spec.qualifier_value)
+        dropped = spec.model_copy(update={"qualifier": "", "qualifier_value": ""})
+        return dropped, f"the {year} {x[4:]}"
+
+    def _time_before(self, of: str, spec: HopSpec, marker: str) -> str:
+        """A relation's time before a described phrase, as an adjective where it is a year
+        ("the 2014 head coach of <x>"), else after the relation ("the holder until 1990 of
+        <x>"): a final "in 2014" would read as the described phrase's time."""
+        q = self._qualifier(spec)
+        if q.startswith("in ") and of.startswith("the "):
+            return f"the {year_of(spec.qualifier_value)} {of[4:]}"
+        return of.replace(marker, f" {q}{marker}", 1)
+
+    def _of_np(
+        self, spec: HopSpec, x: str, subject: str, named: str = "", vague: str = ""
+    ) -> Phrase:
+        if spec.constraints and self._is_dated(spec, x, named) and not vague:
+            return self._dated_np(spec, x, subject, named)
+        spec, x = self._dated(spec, x, named)
+        rel = self._rel(spec, subject, named)
         of = fill(rel.of, p=self.plabel(spec.link))
+        if vague:
+            # "the award-winning notable work of X", "an award-winning …"
+            of = re.sub(r"^(?:the|a|an) ", lambda m: f"{m.group(0)}{vague} ", of, count=1)
+            of = re.sub(r"^an? ", f"{article(vague)} ", of)
         noun = rel.noun or ref_noun(of)
         if spec.qualifier:
             # the time belongs to the relation: "the head coach in 2021 of <a described x>"
-            # (after a name or "that <noun>": "the holder of that office in 1972")
+            # (after a name or "that <noun>": "the chairperson of the Federal Reserve in 2016")
             q = self._qualifier(spec)
             marker = next((m for m in (" of {x}", " by {x}") if m in of), "")
-            if marker and re.match(r"(?:the|a|an) ", x):
-                of = of.replace(marker, f" {q}{marker}", 1)
+            if marker and not named and re.match(r"(?:the|a|an) ", x):
+                of = self._time_before(of, spec, marker)
             else:
                 of = f"{of} {q}"
         person = any(c.property in _PERSON_PROPS for c in spec.constraints)
@@ -258,15 +328,37 @@ class Realizer:
             joint = f" {rel_pron} " if all(m.reduced for m in mods) else f" and {rel_pron} "
             text = f"the {words}{joint}{x} {inner.group(2)}"
         else:
-            text = f"{fill(of, x=x)} {self._pronoun(spec)} {join_verbs([m.verb for m in mods])}"
+            verbs = join_verbs([m.verb for m in mods])
+            text = f"{fill(of, x=x)} {self._pronoun(spec)} {verbs}"
+            if spec.qualifier and self._pronoun(spec) == "who" and not rel.dated:
+                # the holder at a time is one person (an edition may have several winners):
+                # their facts can be said of them
+                statement = f"{fill(of, x=x)} {verbs}"
+                return Phrase(text, self._own(spec), 1, ref, of=True, statement=statement)
         return Phrase(text, self._own(spec), 1, ref, of=True)
 
-    def phrase(self, spec: HopSpec, x: str, subject: str = "") -> Phrase:
+    def _dated_np(self, spec: HopSpec, x: str, subject: str, named: str) -> Phrase:
+        """An edition's winner with facts: ``the 2020 Nobel Prize in Physics winner who was
+        born in 1942`` (the facts after the winner, where they cannot read as the prize's)."""
+        dropped, name = self._dated(spec, x, named)
+        plain_np = self._of_np(dropped, name, subject, named)
+        head = OF_HEAD.match(fill(self._rel(dropped, subject, named).of, p=self.plabel(spec.link)))
+        if head is None:
+            return plain_np
+        mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
+        text = self._modified(f"{name} {head.group(1)}", mods, self._pronoun(spec))
+        return Phrase(text, plain_np.weight, 1, plain_np.ref, of=True)
+
+    def phrase(
+        self, spec: HopSpec, x: str, subject: str = "", named: str = "", vague: str = ""
+    ) -> Phrase:
         """The hop as a noun phrase around ``x``; ``subject`` is the class of the previous
-        answer (a painting's inception reads ``the year <x> was painted``)."""
+        answer (a painting's inception reads ``the year <x> was painted``); ``named``: the
+        entity ``x`` names when it is a name, not a described phrase; ``vague``: an adjective
+        an ambiguous hop says instead of its dropped fact (``award-winning``)."""
         if spec.link and not spec.link_inverse:
-            return self._of_np(spec, x, subject)
-        return self._class_np(spec, x)
+            return self._of_np(spec, x, subject, named, vague)
+        return self._class_np(spec, x, vague)
 
     @staticmethod
     def _own(spec: HopSpec) -> int:
@@ -282,53 +374,76 @@ class Realizer:
         """The hop's answer as a noun phrase; ``x`` is the previous hop's noun phrase."""
         return self.phrase(spec, x, subject).text
 
-    def ask(self, spec: HopSpec, x: str, subject: str = "") -> str:
+    def ask(
+        self, spec: HopSpec, x: str, subject: str = "", named: str = "", vague: str = ""
+    ) -> str:
         """The hop as a question about ``x`` (``that game`` in goals, a noun phrase at the end);
         a plural ``x`` takes a plural verb (``Which country are those Olympic Games in?``)."""
-        q = self._ask(spec, x, subject)
+        q = self._ask(spec, x, subject, named, vague)
+        stranded = _STRANDED.match(q)
+        if stranded and re.search(r" (?:where|that|who|which) ", x):
+            # after a clause the preposition goes first: "In which country is the place where
+            # that band was formed?", not "Which country is the place where … formed in?"
+            wh, rest, prep = stranded.groups()
+            q = f"{prep.capitalize()} {wh.lower()} {rest}?"
         if x.startswith("those "):
             for one, many in (("is", "are"), ("was", "were"), ("does", "do"), ("has", "have")):
                 q = q.replace(f" {one} {x}", f" {many} {x}")
         return q
 
-    def _ask(self, spec: HopSpec, x: str, subject: str = "") -> str:
+    def _ask(
+        self, spec: HopSpec, x: str, subject: str = "", named: str = "", vague: str = ""
+    ) -> str:
         if spec.link and not spec.link_inverse:
-            rel = self.t.relation(spec.link, subject)
+            spec, x = self._dated(spec, x, named)
+            rel = self._rel(spec, subject, named)
             if not spec.constraints:
                 ask = rel.again if rel.again and repeats(rel.ask, x) else rel.ask
                 q = fill(ask, p=self.plabel(spec.link), x=x)
                 if spec.qualifier:
                     of = fill(rel.of, p=self.plabel(spec.link))
-                    nested = re.match(r"(?:the|a|an) ", x) and " that " not in f" {x}"
+                    # (a phrase ending with a reference may take it: "Who won the award
+                    # received by that novel in 1953?"; "… where that member died in 2010"
+                    # may not)
+                    ends_ref = _ENDS_REF.search(x) and not x.endswith(_END_PREPOSITIONS)
+                    nested = not named and re.match(r"(?:the|a|an) ", x) and not ends_ref
                     if " of {x}" in of and nested:
                         # after a described phrase a final "in 2011" would read as its time
                         # ("the winner of Wimbledon … in 2011"): the time goes with the relation
                         head = "Who" if self._pronoun(spec) == "who" else "What"
-                        of = of.replace(" of {x}", f" {self._qualifier(spec)} of {{x}}", 1)
+                        of = self._time_before(of, spec, " of {x}")
                         return f"{head} was {fill(of, x=x)}?"
                     q = q.rstrip("?") + " " + self._qualifier(spec) + "?"
                 return q
             mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
+            v = f"{vague} " if vague else ""
             wh = WHICH_ASK.match(fill(rel.ask, p=self.plabel(spec.link)))
             if wh:
                 # "Which organization founded in 1950 is that country a member of?"
-                words = self._modified(wh.group(1), mods, self._pronoun(spec))
+                words = v + self._modified(wh.group(1), mods, self._pronoun(spec))
                 when = f" {self._qualifier(spec)}" if spec.qualifier else ""
                 return f"Which {words} {wh.group(2)} {x}{wh.group(3)}{when}?"
             last = None if spec.qualifier else x_last(fill(rel.of, p=self.plabel(spec.link)))
             if last:
                 # "Which collection was founded in 1915 and holds that painting?"
                 verbs = join_verbs([*(m.verb for m in mods), fill(last[1].verb, x=x)])
-                return f"Which {last[0]} {verbs}?"
+                return f"Which {v}{last[0]} {verbs}?"
             m = OF_HEAD.match(fill(rel.of, p=self.plabel(spec.link)))
             if m and not spec.qualifier:
-                return f"Which {m.group(1)} of {x} {join_verbs([m.verb for m in mods])}?"
-            phrase = self.phrase(spec, x, subject)
+                return f"Which {v}{m.group(1)} of {x} {join_verbs([m.verb for m in mods])}?"
+            phrase = self.phrase(spec, x, subject, named, vague)
             noun = phrase.ref.removeprefix("that ")
             human = noun in self.t.style.people or self._pronoun(spec) == "who"
             verb = "was" if spec.qualifier else "is"  # a version is a past state of things
+            verbs = join_verbs([m.verb for m in mods])
+            if phrase.statement.endswith(f" {verbs}") and all(m.reduced for m in mods):
+                # the holder at a time, and what else is known of them: "Who was its head of
+                # state in 2019, born in 1946?" (not "… in 2019 who was born in 1946?")
+                core = phrase.statement.removesuffix(f" {verbs}")
+                return f"Who was {core}, {join_verbs([m.reduced for m in mods])}?"
             return f"{'Who' if human else 'What'} {verb} {phrase.text}?"
         noun, rest = self._head(spec)
+        noun = f"{vague} {noun}" if vague else noun
         adj, tail = self._superlative(spec)
         mods = self._mods(spec, x, rest)
         described = self._modified(noun, mods, self._pronoun(spec)) if mods else ""
@@ -338,13 +453,14 @@ class Realizer:
             return f"Which {described} is the {adj}?"
         if adj or not mods:
             what = "Who" if spec.class_id == HUMAN else "What"
-            return f"{what} is {self._class_np(spec, x).text}?"
+            return f"{what} is {self._class_np(spec, x, vague).text}?"
         if tail:
             if all(m.reduced for m in mods) and tail.startswith("with "):
                 reduced = join_verbs([m.reduced for m in mods])
                 return f"Which {noun} {reduced} has {tail[5:]}?"
             return (
-                f"{'Who' if spec.class_id == HUMAN else 'What'} is {self._class_np(spec, x).text}?"
+                f"{'Who' if spec.class_id == HUMAN else 'What'} is "
+                f"{self._class_np(spec, x, vague).text}?"
             )
         verbs = self._verbs(noun, mods)
         if noun == "person":
@@ -385,17 +501,24 @@ class Realizer:
                 if spec.anchor
                 else ""
             )
-            out.append(capitalize(self.ask(spec, ref, subject)))
+            # hop 1 about an office asks for its holder by the office ("Who was the Prime
+            # Minister of Australia?"); other goals keep the words their searches were
+            # measured with (a winner's goal says "winner")
+            rel = self.t.relation(spec.link, subject) if spec.link else None
+            office = rel is not None and bool(rel.named_of or rel.named_ask)
+            named = spec.anchor if not i and office else ""
+            out.append(capitalize(self.ask(spec, ref, subject, named)))
         return out
 
-    def question(self, specs: Sequence[HopSpec]) -> str:
+    def question(self, specs: Sequence[HopSpec], vague: Sequence[str] = ()) -> str:
         """The whole chain as one question. When nesting every phrase would make one too
         heavy, some described phrases are said first (``I'm thinking of …. Who …?``): the
-        fewest such phrases, then the shortest longest sentence."""
+        fewest such phrases, then the shortest longest sentence. ``vague``: per hop, the word
+        an ambiguous hop says instead of the fact it leaves out (``award-winning``)."""
         best: tuple[int, int, int] | None = None
         text = ""
         for mask in range(1 << max(len(specs) - 1, 0)):
-            parts = self._sentences(specs, mask, strict=True)
+            parts = self._sentences(specs, mask, strict=True, vague=vague)
             if parts is None:
                 continue
             intros, ask = parts
@@ -405,39 +528,64 @@ class Realizer:
                 best, text = key, compose(self.t.style, intros, ask)
         if text:
             return text
-        intros, ask = self._sentences(specs, 0, strict=False) or ([], "")
+        intros, ask = self._sentences(specs, 0, strict=False, vague=vague) or ([], "")
         return compose(self.t.style, intros, ask)
 
     def _sentences(
-        self, specs: Sequence[HopSpec], mask: int, strict: bool
+        self, specs: Sequence[HopSpec], mask: int, strict: bool, vague: Sequence[str] = ()
     ) -> tuple[list[Intro], str] | None:
         """Phrases said first and the question when the phrase of hop ``i`` is said first
         for every bit ``i`` of ``mask``; None when a split is pointless or a nesting too heavy
         (``strict``; otherwise a too heavy nesting is split where it happens)."""
         intro: list[Intro] = []
-        x = Phrase(self.anchor_text(specs[0])) if specs else Phrase("")
+        x = Phrase(self.anchor_text(specs[0]), name=specs[0].anchor) if specs else Phrase("")
         for i, spec in enumerate(specs):
             last = i == len(specs) - 1
             split = bool(i and mask >> (i - 1) & 1)
             heavy = x.weight or self._person_after(x, spec)
-            if split and not heavy:
+            # a stack of relation phrases may be said first, and must be past MAX_STACK
+            stacked = self._forward(spec) and x.ofs >= MAX_STACK - 1
+            if split and not (heavy or stacked):
                 return None
-            if heavy and not split and not self._inline(x, spec, last):
+            too_deep = self._forward(spec) and x.ofs >= MAX_STACK
+            if not split and (too_deep or (heavy and not self._inline(x, spec, last))):
                 if strict:
                     return None
                 split = True
             if split:
-                human = self._pronoun(specs[i - 1]) == "who"
+                # a person: said so by the phrase, or by what is asked of them ("When did
+                # that winner die?")
+                human = self._pronoun(specs[i - 1]) == "who" or (
+                    self._forward(spec) and spec.link in _PERSON_PROPS
+                )
                 own = possessive(self.t.style, x.ref, human)
-                intro.append(Intro(x.text, x.ref, own))
+                intro.append(Intro(x.text, x.ref, own, x.statement))
                 x = Phrase(x.ref, 0, 0, x.ref)
             if last:
                 break
             first = self._class_of(spec.anchor) if spec.anchor else ""
-            inner = self.phrase(spec, x.text, specs[i - 1].class_id if i else first)
-            x = Phrase(inner.text, x.weight + inner.weight, x.depth + 1, inner.ref, inner.of)
-        subject = specs[-2].class_id if len(specs) > 1 else ""
-        return intro, self.ask(specs[-1], x.text, subject)
+            subject = self._subject(specs[i - 1]) if i else first
+            inner = self.phrase(spec, x.text, subject, x.name, _at(vague, i))
+            ofs = x.ofs + 1 if inner.of else 0
+            weight, depth = x.weight + inner.weight, x.depth + 1
+            x = Phrase(
+                inner.text, weight, depth, inner.ref, inner.of, ofs=ofs, statement=inner.statement
+            )
+        subject = self._subject(specs[-2]) if len(specs) > 1 else ""
+        return intro, self.ask(specs[-1], x.text, subject, x.name, _at(vague, len(specs) - 1))
+
+    def _subject(self, spec: HopSpec) -> str:
+        """The class a hop's answer is worded by in the next hop: its class, or for a relation's
+        value ``via:<property>`` (the values of P38 are currencies: "introduced", not
+        "founded")."""
+        if spec.class_id or not self._forward(spec):
+            return spec.class_id
+        return f"via:{spec.link}"
+
+    @staticmethod
+    def _forward(spec: HopSpec) -> bool:
+        """A hop worded as a relation of the previous answer ("the country of {x}")."""
+        return bool(spec.link and not spec.link_inverse)
 
     def _inline(self, x: Phrase, spec: HopSpec, last: bool) -> bool:
         """Whether described phrase ``x`` may be nested into ``spec``'s wording: at most two
@@ -494,3 +642,7 @@ class Realizer:
         if not spec.link or spec.link_inverse or spec.constraints or spec.qualifier:
             return False
         return self.t.relation(spec.link).ask.endswith("{x}?")
+
+
+def _at(words: Sequence[str], i: int) -> str:
+    return words[i] if i < len(words) else ""

@@ -35,6 +35,19 @@ class RelationPhrases(BaseModel):
     is_in: str = ""
     linked: str = Field("", description="Verb phrase when the value is a described phrase.")
     noun: str = Field("", description="How a later sentence names the value: 'that <noun>'.")
+    named_of: str = Field("", description="The ``of`` phrase when {x} is a name, not a phrase.")
+    named_ask: str = Field("", description="The ``ask`` when {x} is a name, not a phrase.")
+    typed_of: str = Field(
+        "",
+        description="The ``of`` phrase around a name whose values share one class {n}: 'the "
+        "{n} that won {x}'.",
+    )
+    typed_ask: str = Field("", description="The ``ask`` with that class noun {n}.")
+    dated: bool = Field(
+        False,
+        description="A point-in-time qualifier goes into a name that takes 'the': 'the winner "
+        "of the 2020 Nobel Prize in Physics', not 'the winner in 2020 of …'.",
+    )
 
 
 class CriterionPhrases(BaseModel):
@@ -80,6 +93,19 @@ class StylePhrases(BaseModel):
     short: dict[str, str] = Field(default_factory=dict)
 
 
+class VaguePhrases(BaseModel):
+    """Vague words of an ambiguous checkpoint, per ambiguity type (``vague.yaml``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    entity: dict[str, str] = Field(
+        default_factory=dict, description="Property of the dropped fact → the word said instead."
+    )
+    entity_not_with: list[str] = Field(
+        default_factory=list, description="Relations of hops whose noun already says the word."
+    )
+
+
 class Templates(BaseModel):
     """Every template file, validated."""
 
@@ -102,6 +128,7 @@ class Templates(BaseModel):
     criteria_classes: dict[str, CriterionPhrases] = Field(default_factory=dict)
     names: NameRules = Field(default_factory=NameRules)
     style: StylePhrases = Field(default_factory=StylePhrases)
+    vague: VaguePhrases = Field(default_factory=VaguePhrases)
 
     @field_validator("fact_clues", "qualifier_clues", "person_clues", "more_clues", mode="before")
     @classmethod
@@ -132,6 +159,11 @@ class Templates(BaseModel):
                 "is_in": own.is_in or (derive_is(own.in_) if own.in_ else d.is_in),
                 "linked": own.linked or d.linked,
                 "noun": own.noun or d.noun,
+                "named_of": own.named_of or d.named_of,
+                "named_ask": own.named_ask or d.named_ask,
+                "dated": own.dated or d.dated,
+                "typed_of": own.typed_of or d.typed_of,
+                "typed_ask": own.typed_ask or d.typed_ask,
             }
         )
 
@@ -177,6 +209,7 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
     crit = _load("criteria.yaml", directory)
     names = _load("names.yaml", directory)
     style = _load("style.yaml", directory)
+    vague = _load("vague.yaml", directory)
     return Templates.model_validate(
         {
             "default": rel["default"],
@@ -194,5 +227,6 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
             "criteria_classes": crit.get("classes", {}),
             "names": names,
             "style": style,
+            "vague": vague,
         }
     )

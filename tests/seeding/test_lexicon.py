@@ -86,7 +86,28 @@ def test_vague_superlatives_never_name_the_criterion() -> None:
         assert stem not in phrases.vague and stem not in phrases.vague_least, pid
 
 
-@pytest.mark.parametrize("name", ["relations", "clues", "criteria", "names", "style"])
+def test_vague_words_are_for_properties_the_snapshot_words() -> None:
+    """Each entity vague word stands for a fact a question can state (a property with
+    phrases), and says nothing a question would word as a relation's own noun."""
+    t = load_templates()
+    assert t.vague.entity and all(p in t.relations for p in t.vague.entity)
+    assert all(p in t.relations for p in t.vague.entity_not_with)
+
+
+def test_clue_frames_keep_to_filler_words() -> None:
+    """A frame's own words are ones the oracle reads as filler, so rewording a clue never
+    changes what a search for it finds."""
+    t = load_templates()
+    root = Path(__file__).resolve().parents[2] / "builder" / "prompts" / "eval"
+    lines = (root / "oracle_filler.txt").read_text(encoding="utf-8").splitlines()
+    stop = (root / "oracle_stopwords.txt").read_text(encoding="utf-8").split()
+    known = {w for line in lines if not line.startswith("#") for w in line.split()} | set(stop)
+    for frame in t.clue_frames:
+        words = re.findall(r"[a-z']+", frame.replace("{c}", "").replace("{C}", "").lower())
+        assert set(words) <= known, frame
+
+
+@pytest.mark.parametrize("name", ["relations", "clues", "criteria", "names", "style", "vague"])
 def test_lexicon_files_have_no_duplicate_keys(name: str) -> None:
     """YAML keeps the last of two equal keys silently; a reviewer's entry must not vanish."""
     duplicates: list[object] = []

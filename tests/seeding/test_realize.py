@@ -142,8 +142,13 @@ def test_forward_hop_with_a_fact_asks_about_the_noun(realizer: Realizer) -> None
 def test_version_time_follows_a_short_referent(realizer: Realizer) -> None:
     holder = HopSpec(link="P1308", qualifier="P580", qualifier_value="+1972-00-00T00:00:00Z")
     assert realizer.noun_phrase(holder, "that office") == "the holder of that office in 1972"
+    # before a described phrase the year is an adjective, so it cannot read as the phrase's
     assert realizer.noun_phrase(holder, "the office held by X") == (
-        "the holder in 1972 of the office held by X"
+        "the 1972 holder of the office held by X"
+    )
+    until = holder.model_copy(update={"qualifier": "P582"})
+    assert realizer.noun_phrase(until, "the office held by X") == (
+        "the holder until 1972 of the office held by X"
     )
 
 
