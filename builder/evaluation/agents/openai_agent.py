@@ -10,9 +10,9 @@ such calls (fenced JSON, ``<tool_call>`` tags, a bare object naming a tool) are 
 calls — only the first of several, since the later ones are planned on imagined results —
 and the ``model`` event says how many came from text (``from_text``) and how many more the
 text wrote (``text_calls_dropped``); a tool definition echoed from the prompt is no call.
-A reply without any call gets one nudge; a plain-text reply right after the nudge is taken as the final
-answer (the answer event is marked ``answered_in_text``), so a model that stops calling
-tools ends its episode instead of burning every turn. Every call sends ``max_tokens``
+A reply without any call gets one nudge; a plain-text reply right after the nudge is taken
+as the final answer (the answer event is marked ``answered_in_text``), so a model that stops
+calling tools ends its episode instead of burning every turn. Every call sends ``max_tokens``
 (``DISCOBENCH_LLM_MAX_TOKENS``); a reply cut there (``finish_reason: length``) is never
 taken as an answer. The episode ends at an answer or after ``max_turns`` model calls.
 """
