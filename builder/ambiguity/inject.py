@@ -21,6 +21,7 @@ from builder.ambiguity import registry
 from builder.ambiguity.assemble import assemble, sample_id
 from builder.ambiguity.base import ChainContext, Failure, Proposal
 from builder.ambiguity.checks import run_checks
+from builder.ambiguity.mix import MixTarget, select_mix
 from builder.kb.store import KnowledgeStore
 from builder.progress import LogProgress
 from builder.records.sample import Provenance, Sample
@@ -178,9 +179,12 @@ def inject(
     progress: bool = True,
     created_at: str | None = None,
     paraphraser: Paraphraser | None = None,
+    mix: MixTarget | None = None,
 ) -> InjectResult:
     """Samples from seed chains; every failure is a reject with its check and numbers.
 
+    With ``mix``, samples are left out (each a reject) to bring the difficulty and type shares
+    closer to the paper's while the target's floor remains (see :mod:`builder.ambiguity.mix`).
     With a ``paraphraser``, question texts are rewritten by an LLM where the rewrite keeps
     the checks passing (see :mod:`builder.ambiguity.paraphrase`)."""
     run = Injection(store, types, seed, created_at)
@@ -201,6 +205,10 @@ def inject(
                 result.samples.append(sample)
             bar.advance(task)
     result.rejects = run.rejects
+    if mix is not None:
+        chosen = select_mix(result.samples, mix)
+        result.samples = chosen.kept
+        result.rejects = [*result.rejects, *chosen.rejects]
     if paraphraser is not None:
         result.paraphrased = paraphraser.apply(store, result.samples)
         result.samples = result.paraphrased.samples
