@@ -166,7 +166,7 @@ class BuildOptions(BaseModel):
 
     kb_dir: Path = Field(BUNDLED_KB, description="Snapshot folder (entities.json, pages.jsonl).")
     seed: int = 0
-    n_seeds: int = 600
+    n_seeds: int = 900
     keep_at_least: int = Field(
         400, description="Samples kept at least when approaching the paper's mix (0: all)."
     )

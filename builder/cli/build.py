@@ -36,7 +36,7 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--n", min=1, help="Seed chains to generate (samples come from these), at least 1."
             ),
-        ] = 600,
+        ] = BuildOptions().n_seeds,
         keep_at_least: Annotated[
             int,
             typer.Option(
