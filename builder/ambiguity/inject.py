@@ -1,9 +1,9 @@
 """The injection stage: seeds in, samples with 1–4 ambiguous checkpoints out, rejects aside.
 
 Per seed, every registered injector proposes ambiguous versions of every hop; proposals that
-fail a check become rejects. A number of ambiguous hops is drawn (easy/medium/hard), each
-chosen hop takes the type used least so far (so the types stay balanced), and the assembled
-sample must pass all six checks; when it does not, fewer ambiguities are tried.
+fail a check become rejects. Every hop that has a proposal is made ambiguous (up to four),
+each taking the type used least so far (so the types stay balanced), and the assembled
+sample must pass all eight checks; when it does not, fewer ambiguities are tried.
 """
 
 from __future__ import annotations
@@ -32,9 +32,10 @@ from builder.validity.certify import Certifier, Refusal
 if TYPE_CHECKING:
     from builder.ambiguity.paraphrase import Paraphraser, ParaphraseResult
 
-# share of samples wanting 1, 2, 3, 4 ambiguous checkpoints (hard = 3+), capped by what the
-# chain offers; most chains offer one or two, so the draw leans high (the paper: 21/39/40 %)
-K_WEIGHTS = {1: 0.10, 2: 0.30, 3: 0.35, 4: 0.25}
+# a sample takes as many ambiguous checkpoints as its chain offers, up to this many: most chains
+# offer one or two, so every one is needed for the paper's 21/39/40 % (easy/medium/hard), which
+# the build then approaches by choosing samples (builder.ambiguity.mix)
+MAX_AMBIGUITIES = 4
 
 
 @dataclass
@@ -149,8 +150,7 @@ class Injection:
                 f"hops={len(chain.hops)} types={self.types}",
             )
             return None
-        want = rng.choices(list(K_WEIGHTS), weights=list(K_WEIGHTS.values()))[0]
-        for k in range(min(want, len(options)), 0, -1):
+        for k in range(min(MAX_AMBIGUITIES, len(options)), 0, -1):
             chosen = self._choose(options, k, rng)
             sample = assemble(
                 ctx, chosen, provenance=self.provenance, seed=self.seed, types=self.types
