@@ -166,7 +166,10 @@ class BuildOptions(BaseModel):
 
     kb_dir: Path = Field(BUNDLED_KB, description="Snapshot folder (entities.json, pages.jsonl).")
     seed: int = 0
-    n_seeds: int = 600
+    n_seeds: int = 900
+    keep_at_least: int = Field(
+        400, description="Samples kept at least when approaching the paper's mix (0: all)."
+    )
     hops: tuple[int, int] = (2, 4)
     export_dir: Path = Field(REPO_ROOT / "exports" / "discobench-bundled")
     run_eval: bool = True
@@ -232,18 +235,24 @@ def step_seed(runner: BuildRunner, opts: BuildOptions) -> None:
 
 def step_inject(runner: BuildRunner, opts: BuildOptions) -> None:
     from builder.ambiguity import inject
+    from builder.ambiguity.mix import MixTarget
     from builder.kb.store import KnowledgeStore
     from builder.samples_io import read_seeds, write_rejects, write_samples
 
     ws = runner.ws
     key = fingerprint(
-        "inject", file_digest([ws.seeds_path]), runner.state.fingerprints.get("import"), opts.seed
+        "inject",
+        file_digest([ws.seeds_path]),
+        runner.state.fingerprints.get("import"),
+        opts.seed,
+        opts.keep_at_least,
     )
 
     def run() -> str:
         seeds = list(read_seeds(ws.seeds_path))
+        mix = MixTarget(min_samples=opts.keep_at_least) if opts.keep_at_least else None
         with KnowledgeStore.open(ws.kb_path, read_only=True) as store:
-            result = inject(store, seeds, seed=opts.seed, progress=opts.progress)
+            result = inject(store, seeds, seed=opts.seed, progress=opts.progress, mix=mix)
         write_samples(ws.samples_path, result.samples)
         write_rejects(ws.rejects_path, result.rejects)
         return f"{len(result.samples)} samples, {len(result.rejects)} rejects"

@@ -1,8 +1,8 @@
 """The injection stage: seeds in, samples with 1–4 ambiguous checkpoints out, rejects aside.
 
 Per seed, every registered injector proposes ambiguous versions of every hop; proposals that
-fail a check become rejects. A number of ambiguous hops is drawn (easy/medium/hard), each
-chosen hop takes the type used least so far (so the types stay balanced), and the assembled
+fail a check become rejects. Every hop that has a proposal is made ambiguous (up to four),
+each taking the type used least so far (so the types stay balanced), and the assembled
 sample must pass all eight checks (but those in ``skip_checks``); when it does not, fewer
 ambiguities are tried.
 """
@@ -22,6 +22,7 @@ from builder.ambiguity import registry
 from builder.ambiguity.assemble import assemble, sample_id
 from builder.ambiguity.base import ChainContext, Failure, Proposal
 from builder.ambiguity.checks import run_checks
+from builder.ambiguity.mix import MixTarget, select_mix
 from builder.kb.store import KnowledgeStore
 from builder.progress import LogProgress
 from builder.records.sample import Provenance, Sample
@@ -32,9 +33,10 @@ from builder.validity.certify import Certifier, Refusal
 if TYPE_CHECKING:
     from builder.ambiguity.paraphrase import Paraphraser, ParaphraseResult
 
-# share of samples wanting 1, 2, 3, 4 ambiguous checkpoints (hard = 3+), capped by what the
-# chain offers; most chains offer one or two, so the draw leans high (the paper: 21/39/40 %)
-K_WEIGHTS = {1: 0.10, 2: 0.30, 3: 0.35, 4: 0.25}
+# a sample takes as many ambiguous checkpoints as its chain offers, up to this many: most chains
+# offer one or two, so every one is needed for the paper's 21/39/40 % (easy/medium/hard), which
+# the build then approaches by choosing samples (builder.ambiguity.mix)
+MAX_AMBIGUITIES = 4
 
 
 @dataclass
@@ -155,8 +157,7 @@ class Injection:
                 f"hops={len(chain.hops)} types={self.types}",
             )
             return None
-        want = rng.choices(list(K_WEIGHTS), weights=list(K_WEIGHTS.values()))[0]
-        for k in range(min(want, len(options)), 0, -1):
+        for k in range(min(MAX_AMBIGUITIES, len(options)), 0, -1):
             chosen = self._choose(options, k, rng)
             sample = assemble(
                 ctx, chosen, provenance=self.provenance, seed=self.seed, types=self.types
@@ -192,9 +193,12 @@ def inject(
     created_at: str | None = None,
     paraphraser: Paraphraser | None = None,
     skip_checks: Collection[str] = (),
+    mix: MixTarget | None = None,
 ) -> InjectResult:
     """Samples from seed chains; every failure is a reject with its check and numbers.
 
+    With ``mix``, samples are left out (each a reject) to bring the difficulty and type shares
+    closer to the paper's while the target's floor remains (see :mod:`builder.ambiguity.mix`).
     With a ``paraphraser``, question texts are rewritten by an LLM where the rewrite keeps
     the checks passing (see :mod:`builder.ambiguity.paraphrase`). ``skip_checks`` leaves
     checks out of the filter (``benchmarks/oracle_reach.py`` measures ``oracle_solvable``
@@ -217,6 +221,10 @@ def inject(
                 result.samples.append(sample)
             bar.advance(task)
     result.rejects = run.rejects
+    if mix is not None:
+        chosen = select_mix(result.samples, mix)
+        result.samples = chosen.kept
+        result.rejects = [*result.rejects, *chosen.rejects]
     if paraphraser is not None:
         result.paraphrased = paraphraser.apply(store, result.samples)
         result.samples = result.paraphrased.samples

@@ -36,7 +36,16 @@ def register(app: typer.Typer) -> None:
             typer.Option(
                 "--n", min=1, help="Seed chains to generate (samples come from these), at least 1."
             ),
-        ] = 600,
+        ] = BuildOptions().n_seeds,
+        keep_at_least: Annotated[
+            int,
+            typer.Option(
+                "--keep-at-least",
+                min=0,
+                help="Leave samples out to approach the paper's difficulty and type mix while "
+                "at least this many remain, and 20 per domain (0: keep every sample).",
+            ),
+        ] = BuildOptions().keep_at_least,
         export_dir: Annotated[
             Path, typer.Option("--export-dir", help="Where the dataset folder goes.")
         ] = BuildOptions().export_dir,
@@ -55,6 +64,7 @@ def register(app: typer.Typer) -> None:
             kb_dir=kb_dir,
             seed=seed,
             n_seeds=n_seeds,
+            keep_at_least=keep_at_least,
             export_dir=export_dir,
             run_eval=run_eval,
             force=force,

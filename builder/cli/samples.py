@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from builder.ambiguity import inject as inject_samples
+from builder.ambiguity.mix import MixTarget
 from builder.ambiguity.stats import (
     PAPER_DIFFICULTY,
     PAPER_INSTANCES_PER_SAMPLE,
@@ -107,13 +108,27 @@ def inject_cmd(
         str | None, typer.Option(help="Provenance timestamp (default: snapshot version).")
     ] = None,
     progress: Annotated[bool, typer.Option(help="Show a progress bar.")] = True,
+    keep_at_least: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Leave samples out (as rejects) to bring difficulty and type shares closer to "
+            "the paper's while at least this many remain, and 20 per domain (0: keep all).",
+        ),
+    ] = 0,
 ) -> None:
     """Inject ambiguity into seed chains; every sample passes the six checks."""
     ws = workspace_from(ctx)
     chains = list(read_seeds(seeds))
     with _store(ctx) as store:
         result = inject_samples(
-            store, chains, types=_split(types), seed=seed, progress=progress, created_at=created_at
+            store,
+            chains,
+            types=_split(types),
+            seed=seed,
+            progress=progress,
+            created_at=created_at,
+            mix=MixTarget(min_samples=keep_at_least) if keep_at_least else None,
         )
     out_path = out or ws.samples_path
     rej_path = rejects or ws.rejects_path

@@ -13,6 +13,7 @@ from builder.seeding.facts import Facts, format_time, time_aliases, year_of
 from builder.seeding.realize import Realizer
 
 SEARCH_K = 10
+DEMONYM = "P1549"
 # function words carry no evidence and make an OR query match (and rank) every page
 STOPWORDS = frozenset(
     {
@@ -79,8 +80,14 @@ def value_forms(facts: Facts, dv: DataValue) -> list[str]:
         return number_forms(v.number)
     if dv.type == "wikibase-entityid":
         key = dv.key()
-        return [facts.label(key), *facts.aliases(key)]
+        return [facts.label(key), *facts.aliases(key), *demonyms(facts, key)]
     return [facts.display(dv)]
+
+
+def demonyms(facts: Facts, key: str) -> list[str]:
+    """How a page names a country's people ("an American physicist" states citizenship of the
+    United States): the country's demonyms (``P1549``)."""
+    return [facts.display(v) for v in facts.values(key, DEMONYM)]
 
 
 def entity_forms(facts: Facts, entity_id: str) -> list[str]:

@@ -8,7 +8,9 @@ store + same seed give the same chains.
 
 from __future__ import annotations
 
+import math
 import random
+from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from rich.console import Console
@@ -17,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from builder.errors import ConfigError, StageError
 from builder.kb.store import KnowledgeStore
 from builder.progress import LogProgress
-from builder.records.sample import Certificate
+from builder.records.sample import DOMAINS, Certificate
 from builder.records.seed import Hop, HopSpec, SeedChain
 from builder.seeding.evidence import answer_text, hop_evidence
 from builder.seeding.facts import Facts
@@ -83,26 +85,43 @@ def _progress(enabled: bool) -> Progress:
 
 
 def iter_seeds(
-    store: KnowledgeStore, *, hops: tuple[int, int], domains: Sequence[str] | None, seed: int
+    store: KnowledgeStore,
+    *,
+    hops: tuple[int, int],
+    domains: Sequence[str] | None,
+    seed: int,
+    quota: int | None = None,
 ) -> Iterator[SeedChain]:
-    """Chains in topic order (unnumbered ids are assigned by :func:`generate_seeds`)."""
+    """Chains in topic order (unnumbered ids are assigned by :func:`generate_seeds`).
+
+    With a ``quota``, a domain that has yielded that many chains waits: its topics come after
+    every other domain's, so that domains whose topics yield chains less often (games) still
+    get their share of a run that stops at ``n``."""
     lo, hi = hops
     if not 2 <= lo <= hi <= 5:
         raise ConfigError(f"--hops {lo}-{hi} is out of range", hint="use a range within 2-5")
     facts = Facts(store)
     builder = ChainBuilder(facts)
-    for topic in ranked_first(facts, topic_order(store, domains, seed)):
-        rng = random.Random(f"{seed}:{topic}")
-        # longer chains leave room for more ambiguous checkpoints; fall back to shorter ones
-        first = hi if rng.random() < 0.75 else rng.randint(lo, hi)
-        path = None
-        for length in range(first, lo - 1, -1):
-            path = builder.build(topic, length, rng)
-            if path is not None:
-                break
-        if path is not None:
+    made: Counter[str] = Counter()
+    waiting: list[str] = []
+    order = ranked_first(facts, topic_order(store, domains, seed))
+    for pass_no, topics in enumerate((order, waiting)):
+        for topic in topics:
             dom = store.domain_of(topic) or ""
-            yield to_chain(facts, "", dom, path, builder.certifier)
+            if pass_no == 0 and quota is not None and made[dom] >= quota:
+                waiting.append(topic)
+                continue
+            rng = random.Random(f"{seed}:{topic}")
+            # longer chains leave room for more ambiguous checkpoints; fall back to shorter
+            first = hi if rng.random() < 0.75 else rng.randint(lo, hi)
+            path = None
+            for length in range(first, lo - 1, -1):
+                path = builder.build(topic, length, rng)
+                if path is not None:
+                    break
+            if path is not None:
+                made[dom] += 1
+                yield to_chain(facts, "", dom, path, builder.certifier)
 
 
 def generate_seeds(
@@ -114,11 +133,13 @@ def generate_seeds(
     seed: int = 0,
     progress: bool = True,
 ) -> list[SeedChain]:
-    """Up to ``n`` verifiable chains (fewer when the snapshot runs out of topics)."""
+    """Up to ``n`` verifiable chains (fewer when the snapshot runs out of topics), at most an
+    even share per domain while other domains still have topics."""
     out: list[SeedChain] = []
+    quota = math.ceil(n / len(domains or DOMAINS))
     with _progress(progress) as bar:
         task = bar.add_task("seeding", total=n)
-        for chain in iter_seeds(store, hops=hops, domains=domains, seed=seed):
+        for chain in iter_seeds(store, hops=hops, domains=domains, seed=seed, quota=quota):
             out.append(chain.model_copy(update={"id": f"seed-{len(out) + 1:06d}"}))
             bar.advance(task)
             if len(out) >= n:

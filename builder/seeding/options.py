@@ -18,7 +18,8 @@ from builder.seeding.facts import Facts, year_of
 from builder.seeding.resolve import fits, top
 
 SKIP_PROPS = frozenset(
-    {"P31", "P279", "P1343", "P910", "P373", "P18", "P1889", "P460", "P21"}  # P21: no one asks
+    # P21: no one asks; P1549 (demonym): how pages name a country's people, for evidence only
+    {"P31", "P279", "P1343", "P910", "P373", "P18", "P1889", "P460", "P21", "P1549"}
 )
 CONSTRAINT_TYPES = frozenset({"wikibase-item", "time"})
 LITERAL_TYPES = frozenset({"time", "quantity", "string", "monolingualtext"})

@@ -6,11 +6,12 @@ import random
 from dataclasses import dataclass
 
 from builder.records.sample import Evidence
+from builder.records.seed import ClueFact, HopSpec
 from builder.seeding.evidence import answer_text, evidence_options, retrievable
 from builder.seeding.facts import Facts
-from builder.seeding.options import Option, link_options, topic_options
+from builder.seeding.options import Option, fact_constraints, link_options, topic_options
 from builder.seeding.realize import Realizer
-from builder.seeding.resolve import alternatives, fits
+from builder.seeding.resolve import base_fits, bounded, fits, top, without
 from builder.seeding.templates import load_templates
 from builder.seeding.text import leaks
 from builder.validity.certify import Certifier, Refusal
@@ -21,7 +22,9 @@ MAX_SCORED = 24
 # rarer ambiguity kinds are preferred when they keep their own alternatives
 KIND_BONUS = {"criterion": 2.5, "version": 0.5}
 MAX_ALTS = 6
+HUB_BONUS = 0.5
 SEARCH_BUDGET = 200
+MAX_CANDIDATES = 20  # as injection: more candidates than one clue can tell apart
 
 
 @dataclass
@@ -46,6 +49,19 @@ class ChainBuilder:
         self.inverse_props = [p for p in sorted(rels) if facts.datatype(p) == "wikibase-item"]
         self._links: dict[str, list[Option]] = {}
         self._anchored: dict[str, list[Option]] | None = None
+        self.hubs = self._hubs()
+
+    def _hubs(self) -> frozenset[str]:
+        """Entities a later hop can leave through a declared-complete set of several
+        members (office holders by year, a club's coaches, the films of a director, a
+        country's neighbours): a chain reaching one can carry one more ambiguity."""
+        comp = self.certifier.completeness
+        out = set()
+        for d in comp.declarations:
+            ranged = d.since is not None or d.until is not None
+            if d.subject not in out and (ranged or len(comp.members(d)) >= 2):
+                out.add(d.subject)
+        return frozenset(out)
 
     def _carry(
         self, opt: Option, prev: str | None, alts: dict[int, list[str]], index: int
@@ -60,10 +76,80 @@ class ChainBuilder:
             if moved:
                 out[origin] = sorted(set(moved))[:MAX_ALTS]
         if opt.kind in INJECTABLE:
-            own = alternatives(self.facts, opt.spec, prev, opt.answer_key)
+            own = self.certified_alternatives(opt.spec, prev, opt.answer_key)
             if own:
                 out[index] = own[:MAX_ALTS]
         return out
+
+    def certified_alternatives(self, spec: HopSpec, prev: str | None, target: str) -> list[str]:
+        """The wrong candidates an ambiguity injected at this hop could offer, counted only
+        where it would be real in the world: the weakened description (a fact dropped, the
+        time dropped, the criterion left vague) is evaluated over a complete set, at least two
+        members fit, and for a dropped fact another fact of the target, decidable for every
+        member, tells it from them. (Store-only siblings would make the search keep chains
+        whose ambiguity the certifier then refuses.)"""
+        out: set[str] = set()
+        weak_time = spec.model_copy(
+            update={"qualifier": "", "qualifier_value": "", "any_time": True}
+        )
+        if not spec.criterion:
+            for i, c in enumerate(spec.constraints):
+                weak = without(spec, i)
+                if not bounded(self.facts, weak, prev):
+                    continue
+                got = self._members(weak, prev, target)
+                if got and self._clued(target, got, weak, prev, c.property):
+                    out.update(got)
+        if spec.qualifier:
+            got = self._members(weak_time, prev, target)
+            if got:
+                out.update(got)
+        if spec.criterion and spec.class_id:
+            group = base_fits(self.facts, spec, prev)
+            options = [spec.criterion]
+            for pid in self.facts.numeric_properties(spec.class_id):
+                t = top(self.facts, group, pid, spec.criterion_order)
+                if len(t) == 1 and t[0] != target and len(options) < 3:
+                    options.append(pid)
+            weak = spec.model_copy(update={"criterion": "", "criteria_options": options})
+            got = self._members(weak, prev, target) if len(options) > 1 else None
+            if got:
+                out.update(got)
+        out.discard(target)
+        return sorted(out)
+
+    def _members(self, weak: HopSpec, prev: str | None, target: str) -> list[str] | None:
+        got = self.certifier.members_fitting(weak, prev)
+        if got is None or target not in got or not 2 <= len(got) <= MAX_CANDIDATES * 4:
+            return None
+        return got
+
+    def _clued(
+        self, target: str, keys: list[str], weak: HopSpec, prev: str | None, dropped: str
+    ) -> bool:
+        """Whether a fact of the target other than the dropped one singles it out among
+        ``keys``, decidably for each (what an entity ambiguity's clue needs)."""
+        if len(keys) > MAX_CANDIDATES:
+            return False
+        used = {(c.property, c.value) for c in weak.constraints}
+        for c in fact_constraints(self.facts, target):
+            if c.property == dropped or (c.property, c.value) in used:
+                continue
+            if any(self.facts.holds(k, c) for k in keys if k != target):
+                continue
+            clue = ClueFact(
+                kind="fact",
+                property=c.property,
+                value=c.value,
+                value_label=c.value_label,
+                match=c.match,
+                text="",
+            )
+            if self.certifier.definitional(target, clue) is not None:
+                continue
+            if self.certifier.clue_matches(clue, keys, weak, prev) == [target]:
+                return True
+        return False
 
     def _ranked(
         self,
@@ -74,10 +160,13 @@ class ChainBuilder:
         rng: random.Random,
     ) -> list[tuple[Option, dict[int, list[str]]]]:
         rng.shuffle(opts)
+        # the options that may add an ambiguity, or lead to a set that may, are scored first
+        opts.sort(key=lambda o: (o.kind not in INJECTABLE, o.answer_key not in self.hubs))
         scored = []
         for o in opts[:MAX_SCORED]:
             carried = self._carry(o, prev, alts, index)
             bonus = KIND_BONUS.get(o.kind, 0.0) if index in carried else 0.0
+            bonus += HUB_BONUS if o.answer_key in self.hubs else 0.0
             scored.append((len(carried) + bonus + rng.random() * 0.9, o, carried))
         scored.sort(key=lambda t: -t[0])
         return [(o, c) for _, o, c in scored]

@@ -133,6 +133,13 @@ class Certifier:
         got = self.evaluate(spec, prev, u)
         return got if isinstance(got, Refusal) else (u, got)
 
+    def members_fitting(self, spec: HopSpec, prev: str | None) -> list[str] | None:
+        """Members of the complete set that fit ``spec``, or None when no complete set
+        certifies it (seeding asks this of a weakened description before counting a hop as
+        one that may carry an ambiguity)."""
+        got = self._fits(spec, prev)
+        return None if isinstance(got, Refusal) else got[1]
+
     # ------------------------------------------------------------------ facts
     def decidable(self, key: str, c: Constraint) -> bool:
         """Whether the store knows, for entity ``key``, if ``c`` holds in the real world."""

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from pathlib import Path
+
 import pytest
 
 from builder.errors import ConfigError, StageError
@@ -9,9 +12,12 @@ from builder.kb.store import KnowledgeStore
 from builder.records.seed import HopSpec
 from builder.seeding import generate_seeds
 from builder.seeding.facts import Facts
-from builder.seeding.generate import chain_from_specs
+from builder.seeding.generate import chain_from_specs, iter_seeds
 from builder.seeding.resolve import fits
+from builder.seeding.search import ChainBuilder
 from tests.ambiguity.chains import ceo_chain, game_chain
+from tests.ambiguity.minikb import build_store
+from tests.ambiguity.world import world
 
 
 def test_every_hop_is_unique_and_evidenced(mini: KnowledgeStore) -> None:
@@ -77,3 +83,34 @@ def test_literal_answers_are_formatted(mini: KnowledgeStore) -> None:
     spec = [HopSpec(class_id="Q783794", constraints=[KYOTO]), HopSpec(link="P571")]
     chain = chain_from_specs(mini, "seed-y", spec)
     assert chain.hops[1].answer == "1889" and chain.hops[1].answer_kind == "time"
+
+
+def test_a_hop_counts_as_ambiguity_capable_only_over_a_complete_set(
+    mini: KnowledgeStore, tmp_path: Path
+) -> None:
+    """Seeding keeps a hop's wrong candidates only where the certifier accepts the weakened
+    description: over the closed mini world the CEO hop's other terms count; over the same
+    facts with nothing declared complete, none do."""
+    chain = ceo_chain(mini)
+    hop = chain.hops[1]
+    prev = chain.hops[0].answer_key
+    closed = ChainBuilder(Facts(mini)).certified_alternatives(hop.spec, prev, hop.answer_key)
+    assert closed and hop.answer_key not in closed
+    open_store = build_store(tmp_path / "open.sqlite", world(), closed=False)
+    try:
+        facts = Facts(open_store)
+        assert fits(facts, hop.spec.model_copy(update={"qualifier": "", "any_time": True}), prev)
+        assert ChainBuilder(facts).certified_alternatives(hop.spec, prev, hop.answer_key) == []
+    finally:
+        open_store.close()
+
+
+def test_a_domain_that_filled_its_share_waits_for_the_others(mini: KnowledgeStore) -> None:
+    """With a quota, no domain passes it while another domain still has topics."""
+    every = list(iter_seeds(mini, hops=(2, 4), domains=None, seed=1))
+    counts = Counter(c.domain for c in every)
+    quota = 1
+    capped = list(iter_seeds(mini, hops=(2, 4), domains=None, seed=1, quota=quota))
+    assert Counter(c.domain for c in capped) == counts  # the waiting topics come last
+    first = capped[: len(counts)]
+    assert sorted(c.domain for c in first) == sorted(counts)  # one per domain first
