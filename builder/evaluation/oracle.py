@@ -315,9 +315,32 @@ def _year_votes(
                 votes[min(named, key=lambda m: _gap(spot, m[1], m[2]))[0]] += weight
             elif len(named) == 1:
                 votes[named[0][0]] += weight
+            elif named and (held := _span_holder(piece, cands, year)) is not None:
+                votes[held] += weight
             elif not named and owner is not None:
                 votes[owner] += weight
     return votes
+
+
+_SPAN = re.compile(r"\((\d{4})\s*[–-]\s*(\d{4})\)|\(from (\d{4})\)")
+
+
+def _span_holder(piece: str, cands: Sequence[Candidate], year: int) -> int | None:
+    """In a list row naming several candidates each followed by its span ("Harry S. Truman
+    (1945–1953), Dwight D. Eisenhower (1953–1961)"), the one whose own span holds ``year``;
+    None when no span or two spans hold it (a transition year tells none apart)."""
+    held: set[int] = set()
+    for m in _SPAN.finditer(piece):
+        lo = int(m.group(1) or m.group(3))
+        hi = int(m.group(2)) if m.group(2) else 9999
+        if not lo <= year <= hi:
+            continue
+        before = f" {normalize(piece[: m.start()])}"
+        for i, c in enumerate(cands):
+            name = normalize(name_of(c))
+            if name and before.endswith(f" {name}"):
+                held.add(i)
+    return held.pop() if len(held) == 1 else None
 
 
 def _by_year_in_results(
@@ -346,9 +369,20 @@ def _by_year_in_results(
     if got is not None:
         return got
     words = " ".join(sorted(relation))
-    for i, c in enumerate(cands):
+
+    # the versions that began by that year first, the latest beginning first (the likeliest
+    # holder then); the first whose own page ties the year to it alone ends the searching
+    def began(i: int) -> tuple[int, int]:
+        m = _YEAR_LABEL.search(cands[i].label)
+        start = int(m.group(1)) if m else 0
+        return (0, -start) if start and start <= year else (1, start or 9999)
+
+    for i in sorted(range(len(cands)), key=began):
+        c = cands[i]
         theirs = [h for h in search(f"{name_of(c)} {words} {year}") if h.entity_id == c.id]
         votes[i] += _year_votes([c], theirs, year, relation)[0]
+        if votes[i] and (got := decided(votes)) is c:
+            return got
     return decided(votes)
 
 

@@ -10,6 +10,7 @@ import pytest
 from builder.ambiguity.checks import CHECKS
 from builder.ambiguity.oracle_check import check_oracle_solvable
 from builder.evaluation.oracle import (
+    _span_holder,
     choose,
     clue_groups,
     hop_query,
@@ -244,3 +245,58 @@ def test_a_clue_is_read_as_a_reader_reads_it() -> None:
     assert choose([carter, bush], hits, "I'm fairly sure they died in 2018.", lambda q: []) == bush
     assert support(bush, hits, clue_groups("they died in 2018")) == 3  # died 1, 2018 2
     assert support(carter, hits, clue_groups("they died in 2018")) == 1
+
+
+def test_a_list_row_of_holders_with_spans_ties_the_year_to_one() -> None:
+    """A country page lists its heads of state, each with the span they held office."""
+    cands = [
+        Candidate(id=i, label=f"{n} ({y})", downstream_answer=n)
+        for i, n, y in (
+            ("R", "Franklin D. Roosevelt", 1933),
+            ("T", "Harry S. Truman", 1945),
+            ("E", "Dwight D. Eisenhower", 1953),
+        )
+    ]
+    row = _pages(
+        (
+            "US",
+            "United States",
+            "its heads of state have included Franklin D. Roosevelt (1933–1945), Harry S. "
+            "Truman (1945–1953), Dwight D. Eisenhower (1953–1961)",
+        )
+    )
+    goal = "head state United States country"
+    searched: list[str] = []
+
+    def search(q: str) -> list[SearchResult]:
+        searched.append(q)
+        return []
+
+    got = choose(cands, row, "I mean in 1949.", search, kind="version", goal=goal)
+    assert got == cands[1] and searched == []  # read from the row, no search per candidate
+    # a transition year is held by two spans: the row tells none apart
+    text = row[0].snippet
+    assert _span_holder(text, cands, 1949) == 1
+    assert _span_holder(text, cands, 1953) is None
+    assert _span_holder(text, cands, 1990) is None
+
+
+def test_per_candidate_searches_begin_with_the_latest_holder_begun_by_that_year() -> None:
+    """When the hop's results do not decide, the versions begun by the year are searched
+    latest first, and the first whose own page ties the year to it ends the searching."""
+    names = {"A": ("Clement Attlee", 1945), "W": ("Harold Wilson", 1964), "B": ("Tony Blair", 1997)}
+    names |= {"G": ("Gordon Brown", 2007), "C": ("David Cameron", 2010)}
+    cands = [
+        Candidate(id=i, label=f"{n} ({y})", downstream_answer=n) for i, (n, y) in names.items()
+    ]
+    searched: list[str] = []
+
+    def search(q: str) -> list[SearchResult]:
+        searched.append(q)
+        if q.startswith("Tony Blair"):
+            return _pages(("B", "Tony Blair", "Tony Blair was Prime Minister from 1997 to 2007."))
+        return []
+
+    got = choose(cands, [], "As of 2002, I mean.", search, kind="version", goal="prime minister")
+    assert got == cands[2]
+    assert len(searched) == 1 and searched[0].startswith("Tony Blair")
