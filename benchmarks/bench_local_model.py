@@ -99,8 +99,8 @@ def timing_table(figs: dict[str, dict[str, float]]) -> Table:
             f"{f['median_s']:.1f}",
             f"{f['mean_s']:.1f}",
             f"{f['max_s']:.1f}",
-            f"{100 * f['model_share']:.1f}%",
-            f"{100 * (1 - f['model_share']):.1f}%",
+            f"{100 * f['model_share']:.2f}%",
+            f"{100 * (1 - f['model_share']):.2f}%",
             str(int(f["model_calls"])),
             str(int(f["calls_from_text"])),
             str(int(f["answers_in_text"])),
@@ -147,7 +147,7 @@ def pack(out: Path, dest: Path, subset: Path, meta: dict[str, object]) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--dataset", type=Path, default=Path("work/exports/discobench-bundled"))
+    ap.add_argument("--dataset", type=Path, default=Path("exports/discobench-bundled"))
     ap.add_argument("--out", type=Path, default=Path(".local-model/runs"))
     ap.add_argument("--model", default="qwen2.5-coder-1.5b-instruct")
     ap.add_argument("--base-url", default="http://127.0.0.1:8089/v1")
@@ -155,6 +155,13 @@ def main() -> int:
     ap.add_argument("--max-turns", type=int, default=12)
     ap.add_argument(
         "--kb", type=Path, default=Path("work/kb.sqlite"), help="the store for local search"
+    )
+    ap.add_argument("--settings", nargs="+", default=list(SETTINGS), choices=SETTINGS)
+    ap.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        help="episodes at once (serve with llama-server --parallel N to batch them)",
     )
     ap.add_argument("--report-only", action="store_true")
     ap.add_argument("--pack", type=Path, help="write the run as a test cassette here")
@@ -171,14 +178,14 @@ def main() -> int:
         from builder.kb.store import KnowledgeStore
 
         with KnowledgeStore.open(args.kb, read_only=True) as store:
-            for setting in SETTINGS:
+            for setting in args.settings:
                 summary = run_agent(
                     samples,
                     agent=f"openai:{args.model}",
                     store=store,
                     out=args.out / f"{setting}.jsonl",
                     setting=setting,
-                    concurrency=1,
+                    concurrency=args.concurrency,
                     limits=Limits(max_turns=args.max_turns),
                     settings=get_settings(),
                     search_cache_dir=args.out / "search-cache",
@@ -193,9 +200,9 @@ def main() -> int:
     figs: dict[str, dict[str, float]] = {}
     for setting in SETTINGS:
         path = args.out / f"{setting}.jsonl"
-        if not path.exists():
+        trajs = read_trajectories(path) if path.exists() else []
+        if not trajs:
             continue
-        trajs = read_trajectories(path)
         named[setting] = score(samples, trajs)
         figs[setting] = episode_figures(trajs)
         (args.out / f"{setting}.metrics.json").write_text(

@@ -25,12 +25,14 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 LOCAL_DIR="${LOCAL_DIR:-$ROOT/.local-model}"
 PORT="${PORT:-8089}"
 MODEL_NAME="${MODEL_NAME:-qwen2.5-coder-1.5b-instruct}"
-DATASET="${DATASET:-$ROOT/work/exports/discobench-bundled}"  # discobench build's export
+DATASET="${DATASET:-$ROOT/exports/discobench-bundled}"  # discobench build's export
 KB="${KB:-$ROOT/work/kb.sqlite}"
 MAX_TURNS="${MAX_TURNS:-12}"
 LIMIT="${LIMIT:-30}"
 CTX="${CTX:-8192}"
 THREADS="${THREADS:-$(nproc)}"
+PARALLEL="${PARALLEL:-1}"      # llama-server slots; CTX is shared among them
+CONCURRENCY="${CONCURRENCY:-$PARALLEL}"  # episodes at once (batched by the server)
 
 LLAMA_CPP_PYTHON_VERSION="0.3.36"
 LLAMA_CPP_PYTHON_SHA256="832db0699007f1be95a7e41ef12e88926b02ba836461e36a36372db2760c1a2e"
@@ -115,7 +117,7 @@ cmd_serve() {
     fi
     # --jinja: the GGUF's own chat template, which has Qwen's tool-calling section
     "$BIN" -m "$GGUF" --host 127.0.0.1 --port "$PORT" --alias "$MODEL_NAME" --jinja \
-        -c "$CTX" -t "$THREADS" --parallel 1 >"$LOCAL_DIR/server.log" 2>&1 &
+        -c "$CTX" -t "$THREADS" --parallel "$PARALLEL" >"$LOCAL_DIR/server.log" 2>&1 &
     echo $! >"$PIDFILE"
     for _ in $(seq 1 120); do
         if python - "$PORT" <<'PY'
@@ -141,7 +143,7 @@ cmd_eval() {
     DISCOBENCH_LLM_TIMEOUT="${DISCOBENCH_LLM_TIMEOUT:-300}" \
         python "$ROOT/benchmarks/bench_local_model.py" --dataset "$DATASET" --kb "$KB" \
         --base-url "http://127.0.0.1:$PORT/v1" --model "$MODEL_NAME" --limit "$LIMIT" \
-        --max-turns "$MAX_TURNS" --out "$LOCAL_DIR/runs" "$@"
+        --max-turns "$MAX_TURNS" --concurrency "$CONCURRENCY" --out "$LOCAL_DIR/runs" "$@"
 }
 
 cmd_record() {
