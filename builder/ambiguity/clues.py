@@ -14,7 +14,7 @@ from builder.kb.text import normalize_name
 from builder.records.seed import ClueFact, Constraint, HopSpec
 from builder.seeding.compose import stable_index
 from builder.seeding.facts import Facts, at_time, year_of
-from builder.seeding.options import fact_constraints
+from builder.seeding.options import distinct_facts, fact_constraints
 from builder.seeding.resolve import base_fits, top
 from builder.seeding.templates import Templates, load_templates
 from builder.seeding.text import article, definite, leaks, plain, the, tidy
@@ -145,23 +145,17 @@ def pick_fact_clue(
     t = load_templates()
     used = {(c.property, c.value) for c in spec.constraints}
     good: list[tuple[int, ClueFact]] = []
-    for c in fact_constraints(facts, target):
-        if (c.property, c.value) in used or c.value in banned_values:
-            continue
-        if spec.link_inverse and c.property == spec.link:
-            continue
-        if c.property == exclude_property:
-            continue
-        if any(facts.holds(k, c) for k in keys if k != target):
-            continue
-        clue = ClueFact(
-            kind="fact",
-            property=c.property,
-            value=c.value,
-            value_label=c.value_label,
-            match=c.match,
-            text="",
+
+    def skip(c: Constraint) -> bool:
+        return (
+            (c.property, c.value) in used
+            or c.value in banned_values
+            or (spec.link_inverse and c.property == spec.link)
+            or c.property == exclude_property
         )
+
+    for c in distinct_facts(facts, target, keys, skip):
+        clue = ClueFact.from_fact(c)
         if accept is not None and not accept(clue):
             continue
         text = render(facts, clue, t)

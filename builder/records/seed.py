@@ -107,6 +107,18 @@ class ClueFact(_Rec):
     match: Literal["exact", "year"] = "exact"
     text: str = Field(description="The clue as generated; an edited clue differs from it.")
 
+    @classmethod
+    def from_fact(cls, c: Constraint, text: str = "") -> ClueFact:
+        """The clue fact of a constraint the target holds (kind ``fact``)."""
+        return cls(
+            kind="fact",
+            property=c.property,
+            value=c.value,
+            value_label=c.value_label,
+            match=c.match,
+            text=text,
+        )
+
 
 class InjectionSpec(_Rec):
     """How a checkpoint was made ambiguous."""

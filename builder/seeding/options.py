@@ -7,7 +7,7 @@ returned in a deterministic order and the caller shuffles them with its seeded R
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from builder.kb.domains import CLASS_DOMAIN
@@ -68,6 +68,17 @@ def fact_constraints(facts: Facts, entity_id: str) -> list[Constraint]:
                 key = dv.key()
                 out.append(Constraint(property=pid, value=key, value_label=facts.label(key)))
     return out
+
+
+def distinct_facts(
+    facts: Facts, target: str, keys: Sequence[str], skip: Callable[[Constraint], bool]
+) -> Iterator[Constraint]:
+    """The target's facts (``fact_constraints``) that no other of ``keys`` holds, leaving
+    out those ``skip`` says (checked first: it is cheaper than asking every key)."""
+    for c in fact_constraints(facts, target):
+        if skip(c) or any(facts.holds(k, c) for k in keys if k != target):
+            continue
+        yield c
 
 
 def narrow(

@@ -6,10 +6,15 @@ import random
 from dataclasses import dataclass
 
 from builder.records.sample import Evidence
-from builder.records.seed import ClueFact, HopSpec
+from builder.records.seed import ClueFact, Constraint, HopSpec
 from builder.seeding.evidence import answer_text, evidence_options, retrievable
 from builder.seeding.facts import Facts
-from builder.seeding.options import Option, fact_constraints, link_options, topic_options
+from builder.seeding.options import (
+    Option,
+    distinct_facts,
+    link_options,
+    topic_options,
+)
 from builder.seeding.realize import Realizer
 from builder.seeding.resolve import base_fits, bounded, fits, top, without
 from builder.seeding.templates import load_templates
@@ -132,19 +137,12 @@ class ChainBuilder:
         if len(keys) > MAX_CANDIDATES:
             return False
         used = {(c.property, c.value) for c in weak.constraints}
-        for c in fact_constraints(self.facts, target):
-            if c.property == dropped or (c.property, c.value) in used:
-                continue
-            if any(self.facts.holds(k, c) for k in keys if k != target):
-                continue
-            clue = ClueFact(
-                kind="fact",
-                property=c.property,
-                value=c.value,
-                value_label=c.value_label,
-                match=c.match,
-                text="",
-            )
+
+        def skip(c: Constraint) -> bool:
+            return c.property == dropped or (c.property, c.value) in used
+
+        for c in distinct_facts(self.facts, target, keys, skip):
+            clue = ClueFact.from_fact(c)
             if self.certifier.definitional(target, clue) is not None:
                 continue
             if self.certifier.clue_matches(clue, keys, weak, prev) == [target]:
