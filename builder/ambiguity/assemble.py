@@ -31,6 +31,9 @@ def assemble(
         for i, s in enumerate(ctx.specs)
     ]
     goals = realizer.goals(weak_specs, ctx.keys)
+    # per ambiguous hop, what the unambiguous question asks there: the restored words a
+    # reader of that question can tell apart hop by hop (builder.evaluation.oracle)
+    gold_goals = realizer.goals(ctx.specs, ctx.keys)
     checkpoints = []
     plan = []
     for i, hop in enumerate(ctx.seed.hops):
@@ -39,6 +42,7 @@ def assemble(
             Checkpoint(
                 index=hop.index,
                 goal=goals[i],
+                unambiguous_goal=gold_goals[i] if prop else "",
                 answer=hop.answer,
                 answer_aliases=hop.answer_aliases,
                 entity_id=hop.answer_id,

@@ -1,8 +1,9 @@
 """``discobench show SAMPLE_ID``: one sample rendered for reading (builders and reviewers).
 
-The question, the unambiguous question, then each hop: its sub-question and answer, the
-ambiguity with its candidates and the user's clue, and why the hop is unique (the checkpoint's
-certificate in plain words, or "not certified").
+The question, the unambiguous question, then each hop: its sub-question (and, at an ambiguous
+hop, the sub-question as the unambiguous question asks it) and answer, the ambiguity with its
+candidates and the user's clue, and why the hop is unique (the checkpoint's certificate in
+plain words, or "not certified").
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ def _line(label: str, text: str, indent: int = 0) -> str:
 def _hop(cp: Checkpoint) -> list[str]:
     out = [f"Hop {cp.index}" + (f"  [{cp.ambiguity_type}]" if cp.ambiguous else "")]
     out.append(_line("asks", cp.goal, 2))
+    if cp.unambiguous_goal:
+        out.append(_line("unambiguous", cp.unambiguous_goal, 2))
     aliases = f" (also {', '.join(cp.answer_aliases)})" if cp.answer_aliases else ""
     out.append(_line("answer", cp.answer + aliases, 2))
     if cp.ambiguous:

@@ -111,6 +111,11 @@ class Checkpoint(_Record):
 
     index: int = Field(ge=1, description="1-based position in the chain.")
     goal: str = Field(description="The sub-question this hop answers.")
+    unambiguous_goal: str = Field(
+        "",
+        description="The sub-question as the unambiguous question asks it (the weakened "
+        "description restored); empty when the hop is not ambiguous.",
+    )
     answer: str = Field(description="Gold answer of the hop.")
     answer_aliases: list[str] = Field(default_factory=list, description="Accepted alternatives.")
     entity_id: str = Field("", description="KB id of the answer, empty for literals.")

@@ -37,6 +37,7 @@ def _sample() -> Sample:
     ambiguous = Checkpoint(
         index=2,
         goal="Which film directed by that film director is the biggest?",
+        unambiguous_goal="Which film directed by that film director has the highest budget?",
         answer="The Departed",
         entity_id="L:departed",
         ambiguous=True,
@@ -82,6 +83,7 @@ def test_render_shows_every_part_of_a_sample() -> None:
         "question:     I'm thinking of the biggest film",
         "answer:       Oppenheimer",
         "Hop 2  [criteria]",
+        "  unambiguous:  Which film directed by that film director has the highest budget?",
         "  candidate:    The Departed -> final answer Oppenheimer  (target)",
         "  candidate:    The Irishman -> chain stops",
         '  clue:         "I meant the one that cost the most to make."',
