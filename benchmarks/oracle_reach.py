@@ -6,8 +6,9 @@ seed chains, seed 0) with ``oracle_solvable`` left out of the filter, then runs 
 every sample the seven others let through, and prints the share reached and the failures
 grouped by the failing hop's kind (its ambiguity type, or ``unambiguous``) and what went
 wrong, with examples. For comparison, on the same samples: the walk that never asks, and
-the one that never asks but reads the unambiguous question's restored words (what
-``oracle:direct-guess`` does under ``--ablation unambiguous``).
+the one that never asks but reads at each ambiguous hop the words the unambiguous question
+restores there (what ``oracle:direct-guess`` does under ``--ablation unambiguous``), and the
+same reading every restored word at every hop (what it did before the per-hop reading).
 
     python benchmarks/oracle_reach.py                         # import + seed + inject, ~80 s CPU
     python benchmarks/oracle_reach.py --workspace /tmp/ws     # reuse (or keep) kb + seeds
@@ -36,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from builder.ambiguity import inject  # noqa: E402
 from builder.ambiguity.oracle_check import check_oracle_solvable  # noqa: E402
 from builder.evaluation.matching import match  # noqa: E402
-from builder.evaluation.oracle import restored_words, walk  # noqa: E402
+from builder.evaluation.oracle import restored_by_hop, restored_words, walk  # noqa: E402
 from builder.kb.importers import import_paths  # noqa: E402
 from builder.kb.store import KnowledgeStore  # noqa: E402
 from builder.pipeline import BUNDLED_KB, BuildOptions  # noqa: E402
@@ -121,17 +122,37 @@ def measure(ws: Path, seed: int, examples: int) -> dict[str, Any]:
                 cache[query] = list(store.search(query, SEARCH_K))
             return cache[query]
 
-        def solved(sample: Sample, extra: str) -> bool:
-            got = walk(sample, search, None, policy="never", extra=extra)
-            return got.reached and match(got.final, sample.answer, sample.answer_aliases)
+        # the per-hop reading's stops, grouped like the check's (and whether the check,
+        # which asks, fails the sample too: then the build rejects it anyway)
+        failed_ids = {f["sample"] for fs in groups.values() for f in fs}
+        unamb_groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
 
-        never = sum(solved(s, "") for s in result.samples)
-        restored = sum(
-            solved(s, restored_words(s.question, s.unambiguous_question)) for s in result.samples
-        )
+        def solved(sample: Sample, extra: dict[int, str], record: bool = False) -> bool:
+            got = walk(sample, search, None, policy="never", extra=extra)
+            ok = got.reached and match(got.final, sample.answer, sample.answer_aliases)
+            if record and not ok:
+                detail = got.reason or f"walk ended on {got.final!r}, not {sample.answer!r}"
+                kind, index = hop_kind(sample, detail)
+                unamb_groups[(kind, what_failed(detail))].append(
+                    {
+                        "sample": sample.id,
+                        "question": sample.unambiguous_question,
+                        "restored": extra.get(index, "") if index else "",
+                        "asking_fails_too": sample.id in failed_ids,
+                        "detail": detail,
+                    }
+                )
+            return ok
+
+        def everywhere(sample: Sample) -> dict[int, str]:
+            words = restored_words(sample.question, sample.unambiguous_question)
+            return {cp.index: words for cp in sample.checkpoints}
+
+        never = sum(solved(s, {}) for s in result.samples)
+        restored = sum(solved(s, restored_by_hop(s), record=True) for s in result.samples)
+        restored_all = sum(solved(s, everywhere(s)) for s in result.samples)
     n = len(result.samples)
     by_type: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    failed_ids = {f["sample"] for fs in groups.values() for f in fs}
     for sample in result.samples:
         for t in {c.ambiguity_type for c in sample.checkpoints if c.ambiguous}:
             by_type[t][0] += 1
@@ -142,6 +163,7 @@ def measure(ws: Path, seed: int, examples: int) -> dict[str, Any]:
         "share": round(100 * reached / n, 1) if n else 0.0,
         "never_asking_reached": never,
         "unambiguous_reached": restored,
+        "unambiguous_all_words_reached": restored_all,
         "inject_s": round(t1 - t0, 1),
         "check_cpu_ms_per_sample": round(1000 * cpu / max(n, 1), 2),
         "reached_by_type": {
@@ -150,6 +172,16 @@ def measure(ws: Path, seed: int, examples: int) -> dict[str, Any]:
         "failures": [
             {"hop": kind, "stop": stop, "samples": len(fs), "examples": fs[:examples]}
             for (kind, stop), fs in sorted(groups.items(), key=lambda kv: -len(kv[1]))
+        ],
+        "unambiguous_failures": [
+            {
+                "hop": kind,
+                "stop": stop,
+                "samples": len(fs),
+                "asking_fails_too": sum(f["asking_fails_too"] for f in fs),
+                "examples": fs[:examples],
+            }
+            for (kind, stop), fs in sorted(unamb_groups.items(), key=lambda kv: -len(kv[1]))
         ],
     }
 
@@ -175,6 +207,7 @@ def main() -> None:
     for key, what in (
         ("never_asking_reached", "never asking"),
         ("unambiguous_reached", "never asking, on the unambiguous questions"),
+        ("unambiguous_all_words_reached", "  … reading every restored word at every hop"),
     ):
         print(f"  {what}: {out[key]} of {out['samples']} ({100 * out[key] / n:.1f}%)")
     for t, v in out["reached_by_type"].items():
@@ -187,6 +220,13 @@ def main() -> None:
             print(f"        {ex['sample']}: {ex['question']}")
             print(f"          goal {ex['goal']!r} clue {ex['clue']!r} gold {ex['gold']!r}")
             print(f"          {ex['detail']}")
+    print("never asking, on the unambiguous questions: stops (failing hop's kind, what):")
+    for f in out["unambiguous_failures"]:
+        both = f"{f['asking_fails_too']} of them fail oracle_solvable too"
+        print(f"  {f['samples']:4d}  {f['hop']} hop, {f['stop']} ({both})")
+        for ex in f["examples"][: args.examples]:
+            print(f"        {ex['sample']}: {ex['question']}")
+            print(f"          restored {ex['restored']!r}: {ex['detail']}")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n")

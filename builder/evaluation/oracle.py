@@ -21,7 +21,7 @@ the reason. The same walk is the ``oracle:…`` agents of the harness and the
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal, Protocol
@@ -505,9 +505,36 @@ def choose(
 
 def restored_words(question: str, unambiguous: str) -> str:
     """The words the unambiguous question has and the question lacks (the restored
-    constraints), for the reference policies under ``--ablation unambiguous``."""
+    constraints, every hop's together)."""
     have = {w.casefold() for w in _words(question)}
     return " ".join(dict.fromkeys(w for w in _words(unambiguous) if w.casefold() not in have))
+
+
+def restored_by_hop(sample: Sample) -> dict[int, str]:
+    """Per ambiguous checkpoint (by index), the words the unambiguous question restores at
+    that hop, for the reference policies under ``--ablation unambiguous``: the words of the
+    hop's ``unambiguous_goal`` that its ``goal`` lacks and the unambiguous question says
+    (two ambiguous hops restore two years: each hop reads its own). Unambiguous hops read
+    nothing. A checkpoint recorded without an unambiguous goal (a sample built before the
+    field) reads every restored word of the question."""
+    said = {w.casefold() for w in _words(sample.unambiguous_question)}
+    every = restored_words(sample.question, sample.unambiguous_question)
+    out: dict[int, str] = {}
+    for cp in sample.checkpoints:
+        if not (cp.ambiguous and cp.candidates):
+            continue
+        if not cp.unambiguous_goal:
+            out[cp.index] = every
+            continue
+        have = {w.casefold() for w in _words(cp.goal)}
+        out[cp.index] = " ".join(
+            dict.fromkeys(
+                w
+                for w in _words(cp.unambiguous_goal)
+                if w.casefold() not in have and w.casefold() in said
+            )
+        )
+    return out
 
 
 def target_of(sample: Sample, cp: Checkpoint) -> Candidate | None:
@@ -534,28 +561,30 @@ def walk(
     ask: AskFn | None = None,
     *,
     policy: AskPolicy = "always",
-    extra: str = "",
+    extra: Mapping[int, str] | None = None,
 ) -> Walk:
     """Solve ``sample`` hop by hop. At a gold-ambiguous hop ``ask`` is called before
     searching (``always``), after a search whose results show two or more candidates
-    (``on_conflict``), or never; the reply joins the query. ``extra`` joins every hop's
-    reading like a reply (the words the unambiguous question restores)."""
+    (``on_conflict``), or never; the reply joins the query. ``extra`` (by checkpoint index)
+    joins that hop's reading like a reply (the words the unambiguous question restores
+    there, :func:`restored_by_hop`)."""
     out = Walk()
     previous = ""
     for cp in sample.checkpoints:
         ambiguous = bool(cp.ambiguous and cp.candidates)
+        restored = (extra or {}).get(cp.index, "")
         reply = ""
         hits: Sequence[Hit] | None = None
         if ambiguous and ask is not None and policy == "always":
             reply = ask(cp) or ""
         elif ambiguous and ask is not None and policy == "on_conflict":
-            first = hop_query(cp.goal, previous, clue_text(extra))
+            first = hop_query(cp.goal, previous, clue_text(restored))
             out.queries.append(first)
             hits = search(first)
             if len(rank_candidates(cp.candidates, hits)) >= 2:
                 reply = ask(cp) or ""
                 hits = None
-        said = f"{reply} {extra}".strip()
+        said = f"{reply} {restored}".strip()
         query = hop_query(cp.goal, previous, clue_text(said))
         if hits is None:
             out.queries.append(query)

@@ -6,6 +6,7 @@ import pytest
 
 from builder.ambiguity import inject, registry
 from builder.ambiguity.checks import run_checks
+from builder.evaluation.oracle import restored_by_hop
 from builder.kb.store import KnowledgeStore
 from builder.records.sample import Sample
 from tests.ambiguity.chains import ceo_chain, game_chain, lake_chain, same_platform_chain
@@ -27,6 +28,12 @@ def test_entity_drops_a_constraint_and_lists_siblings(mini: KnowledgeStore) -> N
     assert downstream == {"L:botw": "Kyoto", "L:odyssey": "Osaka"}
     assert "action-adventure" not in s.question
     assert "action-adventure" in s.unambiguous_question
+    # the hop as the unambiguous question asks it; the other hops ask nothing restored
+    assert cp.unambiguous_goal == (
+        "Which video game was developed by Nintendo EPD, released in 2017 and is in the "
+        "action-adventure genre?"
+    )
+    assert [c.unambiguous_goal for c in s.checkpoints[1:]] == ["", ""]
     assert cp.clue == "If I remember right, it won the Game of the Year."
     assert "Kyoto" not in cp.clue and s.difficulty == "easy" and s.num_ambiguities == 1
 
@@ -39,6 +46,8 @@ def test_version_drops_the_time_qualifier(mini: KnowledgeStore) -> None:
     assert downstream == {"L:iwata": "Sapporo", "L:kimishima": "Tokyo", "L:furukawa": "Osaka"}
     assert "2016" in cp.clue and "2016" not in s.question
     assert "2016" in s.unambiguous_question
+    assert cp.unambiguous_goal == "Who was the chief executive of that company in 2016?"
+    assert restored_by_hop(s) == {2: "2016"}
 
 
 def test_criteria_drops_the_ranking_criterion(mini: KnowledgeStore) -> None:

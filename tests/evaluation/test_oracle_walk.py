@@ -14,6 +14,7 @@ from builder.evaluation.oracle import (
     choose,
     clue_groups,
     hop_query,
+    restored_by_hop,
     restored_words,
     support,
     walk,
@@ -22,7 +23,7 @@ from builder.evaluation.search import SearchResult
 from builder.kb.store import KnowledgeStore
 from builder.records.sample import Candidate
 from builder.seeding.facts import Facts
-from tests.evaluation.world import build_store, world_samples
+from tests.evaluation.world import MAYOR_PAGES, build_store, mayor_sample, world_samples
 
 
 @pytest.fixture
@@ -70,11 +71,41 @@ def test_without_asking_the_vague_query_picks_the_decoy(store: KnowledgeStore) -
     assert result.failed_hop == 1
     assert result.stated == {"1": "Super Mario Odyssey"} and result.final == "Kenta Motokura"
     assert "rank 'Super Mario Odyssey' first, not 'Breath of the Wild'" in result.reason
-    # the unambiguous question's restored words do the clue's job
+    # the unambiguous question's restored words do the clue's job; a sample recorded without
+    # unambiguous goals reads them all at its ambiguous hop, none at the other
     restored = restored_words(game.question, game.unambiguous_question)
     assert "paraglider" in restored and "Nintendo" not in restored
-    fixed = walk(game, _search(store), None, policy="never", extra=restored)
+    assert restored_by_hop(game) == {1: restored}
+    fixed = walk(game, _search(store), None, policy="never", extra=restored_by_hop(game))
     assert fixed.reached and fixed.final == game.answer
+
+
+def test_each_ambiguous_hop_reads_the_words_restored_there(tmp_path: Path) -> None:
+    sample = mayor_sample()
+    every = restored_words(sample.question, sample.unambiguous_question)
+    assert "2005" in every and "Olympics" in every
+    # by hop: the words of the hop's unambiguous goal its goal lacks ("city", "mayor" are
+    # in both; "2024" is restored at hop 1, "2005" at hop 2)
+    per_hop = restored_by_hop(sample)
+    assert per_hop == {1: "capital hosted 2024 Summer Olympics", 2: "2005"}
+    with build_store(tmp_path / "kb.sqlite", MAYOR_PAGES) as store:
+        search = _search(store)
+        # without them the vague hop 1 picks the decoy city
+        assert walk(sample, search, None, policy="never").failed_hop == 1
+        # every word at every hop: hop 2 sees two years (2005, 2024) and ranks the mayor
+        # the Olympics page names
+        everywhere = {cp.index: every for cp in sample.checkpoints}
+        got = walk(sample, search, None, policy="never", extra=everywhere)
+        assert got.failed_hop == 2 and "'Anne Hidalgo (2014)' first" in got.reason
+        assert got.final == "Anne Hidalgo"
+        # each hop its own words: the capital, then the mayor in office in 2005
+        queries: list[str] = []
+        got = walk(sample, _search(store, queries), None, policy="never", extra=per_hop)
+        assert got.reached and got.final == sample.answer == "Bertrand Delanoë"
+        assert queries == [
+            "city France capital hosted 2024 Summer Olympics",
+            "mayor Paris city 2005",
+        ]
 
 
 def test_an_answer_the_results_do_not_show_stops_the_walk(store: KnowledgeStore) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from builder.evaluation import iter_trajectories, run_agent, run_baselines, score
 from builder.records.trajectory import AnswerEvent, AskEvent, SearchEvent
-from tests.evaluation.world import build_store, world_samples
+from tests.evaluation.world import MAYOR_PAGES, build_store, mayor_sample, world_samples
 
 
 @pytest.fixture
@@ -158,3 +158,35 @@ def test_concurrency_does_not_change_trajectories(store, tmp_path: Path) -> None
     for t in outs[0]:
         assert t["question"] == by_id[t["sample_id"]].unambiguous_question
         assert t["termination"] == "answer"
+
+
+def test_direct_guess_on_the_unambiguous_question_reads_each_hops_words(tmp_path: Path) -> None:
+    sample = mayor_sample()
+    with build_store(tmp_path / "kb.sqlite", MAYOR_PAGES) as store:
+        out = tmp_path / "u.jsonl"
+        run_agent(
+            [sample],
+            agent="oracle:direct-guess",
+            store=store,
+            out=out,
+            ablation="unambiguous",
+            progress=False,
+        )
+        (traj,) = iter_trajectories(out)
+        queries = [e.query for e in traj.events if isinstance(e, SearchEvent)]
+        final = [e for e in traj.events if isinstance(e, AnswerEvent)][-1]
+        # hop 2 reads 2005 alone, not hop 1's 2024 too
+        assert queries == [
+            "city France capital hosted 2024 Summer Olympics",
+            "mayor Paris city 2005",
+        ]
+        assert final.answer == "Bertrand Delanoë"
+        assert final.checkpoints == {"1": "Paris", "2": "Bertrand Delanoë"}
+        assert score([sample], [traj]).accuracy == 1.0
+        # on the vague question it never reads them: the decoy city
+        out2 = tmp_path / "v.jsonl"
+        run_agent([sample], agent="oracle:direct-guess", store=store, out=out2, progress=False)
+        (vague,) = iter_trajectories(out2)
+        assert [e for e in vague.events if isinstance(e, AnswerEvent)][
+            -1
+        ].answer == "Gérard Collomb"

@@ -63,9 +63,46 @@ PAGES = [
 ]
 
 
-def build_store(path: Path) -> KnowledgeStore:
+# a chain with two ambiguous hops: which city (the capital that hosted the 2024 Olympics),
+# then which of its mayors (the one in office in 2005)
+MAYOR_PAGES = [
+    Page(
+        entity_id="P1",
+        title="Paris",
+        text="Paris is the capital of France. Paris hosted the 2024 Summer Olympics.",
+    ),
+    Page(
+        entity_id="P2",
+        title="Lyon",
+        text="Lyon is a city in France, a city of France known for its cuisine.",
+    ),
+    Page(
+        entity_id="M1",
+        title="Jacques Chirac",
+        text="Jacques Chirac was mayor of Paris from 1977 to 1995.",
+    ),
+    Page(
+        entity_id="M2",
+        title="Bertrand Delanoë",
+        text="Bertrand Delanoë was mayor of Paris from 2001 to 2014.",
+    ),
+    Page(
+        entity_id="M3",
+        title="Anne Hidalgo",
+        text="Anne Hidalgo has been mayor of Paris since 2014. The mayor of Paris welcomed "
+        "the 2024 Summer Olympics to the capital.",
+    ),
+    Page(
+        entity_id="M4",
+        title="Gérard Collomb",
+        text="Gérard Collomb was mayor of Lyon from 2001 to 2017.",
+    ),
+]
+
+
+def build_store(path: Path, pages: list[Page] = PAGES) -> KnowledgeStore:
     store = KnowledgeStore.open(path)
-    store.upsert_pages(PAGES)
+    store.upsert_pages(pages)
     store.set_meta("snapshot_id", "test-world")
     store.set_meta("snapshot_version", "1")
     return store
@@ -142,3 +179,50 @@ def world_samples() -> list[Sample]:
         num_ambiguities=1,
     )
     return [game, city]
+
+
+def mayor_sample() -> Sample:
+    """Two ambiguous hops over ``MAYOR_PAGES``, each restoring its own words in the
+    unambiguous question: the Olympics at hop 1, the year 2005 at hop 2."""
+    mayors = [
+        Candidate(id="M1", label="Jacques Chirac (1977)", downstream_answer="Jacques Chirac"),
+        Candidate(id="M2", label="Bertrand Delanoë (2001)", downstream_answer="Bertrand Delanoë"),
+        Candidate(id="M3", label="Anne Hidalgo (2014)", downstream_answer="Anne Hidalgo"),
+    ]
+    return Sample(
+        id="w-mayor",
+        domain="geography",
+        difficulty="medium",
+        question="Who was the mayor of the city in France?",
+        unambiguous_question="Who was the mayor in 2005 of the capital of France that hosted "
+        "the 2024 Summer Olympics?",
+        answer="Bertrand Delanoë",
+        checkpoints=[
+            Checkpoint(
+                index=1,
+                goal="Which city in France?",
+                unambiguous_goal="Which capital of France hosted the 2024 Summer Olympics?",
+                answer="Paris",
+                entity_id="P1",
+                ambiguous=True,
+                ambiguity_type="entity",
+                candidates=[
+                    Candidate(id="P1", label="Paris", downstream_answer="Bertrand Delanoë"),
+                    Candidate(id="P2", label="Lyon", downstream_answer="Gérard Collomb"),
+                ],
+                clue="I think it hosted the Olympics a couple of summers ago.",
+            ),
+            Checkpoint(
+                index=2,
+                goal="Who was the mayor of that city?",
+                unambiguous_goal="Who was the mayor of that city in 2005?",
+                answer="Bertrand Delanoë",
+                entity_id="M2",
+                ambiguous=True,
+                ambiguity_type="version",
+                candidates=mayors,
+                clue="I mean the one in 2005.",
+            ),
+        ],
+        num_ambiguities=2,
+    )

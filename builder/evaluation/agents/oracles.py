@@ -12,8 +12,9 @@ reply after an ask), and an answer is taken only when the search results show it
   ``baseline_ask.txt``) when the results of its first search show two or more candidates;
 - ``oracle:ask`` asks before searching at every gold-ambiguous checkpoint.
 
-Under ``--ablation unambiguous`` the words the unambiguous question restores join every
-hop's reading. Where the walk stops (a wrong candidate, an answer the results do not show),
+Under ``--ablation unambiguous`` each ambiguous hop reads the words the unambiguous question
+restores there (its checkpoint's ``unambiguous_goal`` against its ``goal``); the other hops
+read nothing more. Where the walk stops (a wrong candidate, an answer the results do not show),
 later checkpoints are left out and the final answer is the wrong candidate's downstream
 answer, or empty.
 """
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from builder.evaluation.agents.base import AGENTS, Agent, AgentContext
 from builder.evaluation.harness import Episode, ToolUnavailable
-from builder.evaluation.oracle import AskPolicy, restored_words, walk
+from builder.evaluation.oracle import AskPolicy, restored_by_hop, walk
 from builder.evaluation.prompts import load_prompt
 from builder.evaluation.search import SearchResult
 from builder.records.sample import Checkpoint
@@ -57,9 +58,7 @@ class OraclePolicy:
                 return None
 
         sample = ep.sample
-        extra = ""
-        if ep.run.ablation == "unambiguous":
-            extra = restored_words(sample.question, sample.unambiguous_question)
+        extra = restored_by_hop(sample) if ep.run.ablation == "unambiguous" else {}
         result = walk(
             sample, search, None if self.policy == "never" else ask, policy=self.policy,
             extra=extra,
