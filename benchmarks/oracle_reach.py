@@ -6,9 +6,10 @@ seed chains, seed 0) with ``oracle_solvable`` left out of the filter, then runs 
 every sample the seven others let through, and prints the share reached and the failures
 grouped by the failing hop's kind (its ambiguity type, or ``unambiguous``) and what went
 wrong, with examples. For comparison, on the same samples: the walk that never asks, and
-the one that never asks but reads at each ambiguous hop the words the unambiguous question
-restores there (what ``oracle:direct-guess`` does under ``--ablation unambiguous``), and the
-same reading every restored word at every hop (what it did before the per-hop reading).
+the one that never asks but reads each ambiguous hop as the unambiguous question asks it (its
+``unambiguous_goal``, the words restored there read like a reply: what ``oracle:direct-guess``
+does under ``--ablation unambiguous``), and the one that reads the vague goals with every
+restored word at every hop (what it did before the per-hop reading).
 
     python benchmarks/oracle_reach.py                         # import + seed + inject, ~80 s CPU
     python benchmarks/oracle_reach.py --workspace /tmp/ws     # reuse (or keep) kb + seeds
@@ -37,7 +38,12 @@ sys.path.insert(0, str(ROOT))
 from builder.ambiguity import inject  # noqa: E402
 from builder.ambiguity.oracle_check import check_oracle_solvable  # noqa: E402
 from builder.evaluation.matching import match  # noqa: E402
-from builder.evaluation.oracle import restored_by_hop, restored_words, walk  # noqa: E402
+from builder.evaluation.oracle import (  # noqa: E402
+    restored_by_hop,
+    restored_words,
+    unambiguous_sample,
+    walk,
+)
 from builder.kb.importers import import_paths  # noqa: E402
 from builder.kb.store import KnowledgeStore  # noqa: E402
 from builder.pipeline import BUNDLED_KB, BuildOptions  # noqa: E402
@@ -127,10 +133,11 @@ def measure(ws: Path, seed: int, examples: int) -> dict[str, Any]:
         failed_ids = {f["sample"] for fs in groups.values() for f in fs}
         unamb_groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
 
-        def solved(sample: Sample, extra: dict[int, str], record: bool = False) -> bool:
-            got = walk(sample, search, None, policy="never", extra=extra)
+        def solved(sample: Sample, extra: dict[int, str], per_hop: bool = False) -> bool:
+            read = unambiguous_sample(sample) if per_hop else sample
+            got = walk(read, search, None, policy="never", extra=extra)
             ok = got.reached and match(got.final, sample.answer, sample.answer_aliases)
-            if record and not ok:
+            if per_hop and not ok:
                 detail = got.reason or f"walk ended on {got.final!r}, not {sample.answer!r}"
                 kind, index = hop_kind(sample, detail)
                 unamb_groups[(kind, what_failed(detail))].append(
@@ -149,7 +156,7 @@ def measure(ws: Path, seed: int, examples: int) -> dict[str, Any]:
             return {cp.index: words for cp in sample.checkpoints}
 
         never = sum(solved(s, {}) for s in result.samples)
-        restored = sum(solved(s, restored_by_hop(s), record=True) for s in result.samples)
+        restored = sum(solved(s, restored_by_hop(s), per_hop=True) for s in result.samples)
         restored_all = sum(solved(s, everywhere(s)) for s in result.samples)
     n = len(result.samples)
     by_type: dict[str, list[int]] = defaultdict(lambda: [0, 0])

@@ -552,6 +552,17 @@ def target_of(sample: Sample, cp: Checkpoint) -> Candidate | None:
     return leading[0] if len(leading) == 1 else None
 
 
+def unambiguous_sample(sample: Sample) -> Sample:
+    """The sample as its unambiguous question asks it: each ambiguous checkpoint's goal is
+    its ``unambiguous_goal`` (a factual hop's false detail is not read: the unambiguous
+    question says the true one). Read with :func:`restored_by_hop` of the sample itself."""
+    cps = [
+        cp.model_copy(update={"goal": cp.unambiguous_goal}) if cp.unambiguous_goal else cp
+        for cp in sample.checkpoints
+    ]
+    return sample.model_copy(update={"question": sample.unambiguous_question, "checkpoints": cps})
+
+
 AskPolicy = Literal["never", "on_conflict", "always"]
 
 

@@ -17,13 +17,20 @@ from builder.evaluation.oracle import (
     restored_by_hop,
     restored_words,
     support,
+    unambiguous_sample,
     walk,
 )
 from builder.evaluation.search import SearchResult
 from builder.kb.store import KnowledgeStore
 from builder.records.sample import Candidate
 from builder.seeding.facts import Facts
-from tests.evaluation.world import MAYOR_PAGES, build_store, mayor_sample, world_samples
+from tests.evaluation.world import (
+    RESTORED_PAGES,
+    booker_sample,
+    build_store,
+    mayor_sample,
+    world_samples,
+)
 
 
 @pytest.fixture
@@ -88,7 +95,7 @@ def test_each_ambiguous_hop_reads_the_words_restored_there(tmp_path: Path) -> No
     # in both; "2024" is restored at hop 1, "2005" at hop 2)
     per_hop = restored_by_hop(sample)
     assert per_hop == {1: "capital hosted 2024 Summer Olympics", 2: "2005"}
-    with build_store(tmp_path / "kb.sqlite", MAYOR_PAGES) as store:
+    with build_store(tmp_path / "kb.sqlite", RESTORED_PAGES) as store:
         search = _search(store)
         # without them the vague hop 1 picks the decoy city
         assert walk(sample, search, None, policy="never").failed_hop == 1
@@ -106,6 +113,31 @@ def test_each_ambiguous_hop_reads_the_words_restored_there(tmp_path: Path) -> No
             "city France capital hosted 2024 Summer Olympics",
             "mayor Paris city 2005",
         ]
+        # read as the unambiguous question asks it: the unambiguous goals are the relations
+        queries = []
+        clear = unambiguous_sample(sample)
+        got = walk(clear, _search(store, queries), None, policy="never", extra=per_hop)
+        assert got.reached and got.final == "Bertrand Delanoë"
+        assert queries == ["capital France hosted 2024 Summer Olympics", "mayor Paris city 2005"]
+
+
+def test_a_factual_hop_is_read_without_its_false_detail(tmp_path: Path) -> None:
+    sample = booker_sample()
+    # the true year is the prize's year too: no word is new, the false 2013 stays in the goal
+    assert restored_by_hop(sample) == {1: ""}
+    clear = unambiguous_sample(sample)
+    assert clear.question == sample.unambiguous_question
+    assert clear.checkpoints[0].goal == sample.checkpoints[0].unambiguous_goal
+    assert clear.checkpoints[1] == sample.checkpoints[1]
+    with build_store(tmp_path / "kb.sqlite", RESTORED_PAGES) as store:
+        got = walk(sample, _search(store), None, policy="never", extra=restored_by_hop(sample))
+        assert got.failed_hop == 1 and "'The Luminaries (2013)' first" in got.reason
+        queries: list[str] = []
+        got = walk(clear, _search(store, queries), None, policy="never", extra={1: ""})
+        assert got.reached and got.final == "Paul Lynch"
+        assert queries[0] == "novel released 2023 won Booker Prize"
+        # on the question, the clue does it
+        assert walk(sample, _search(store), lambda c: c.clue).final == "Paul Lynch"
 
 
 def test_an_answer_the_results_do_not_show_stops_the_walk(store: KnowledgeStore) -> None:

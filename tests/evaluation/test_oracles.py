@@ -9,7 +9,7 @@ import pytest
 
 from builder.evaluation import iter_trajectories, run_agent, run_baselines, score
 from builder.records.trajectory import AnswerEvent, AskEvent, SearchEvent
-from tests.evaluation.world import MAYOR_PAGES, build_store, mayor_sample, world_samples
+from tests.evaluation.world import RESTORED_PAGES, build_store, mayor_sample, world_samples
 
 
 @pytest.fixture
@@ -162,7 +162,7 @@ def test_concurrency_does_not_change_trajectories(store, tmp_path: Path) -> None
 
 def test_direct_guess_on_the_unambiguous_question_reads_each_hops_words(tmp_path: Path) -> None:
     sample = mayor_sample()
-    with build_store(tmp_path / "kb.sqlite", MAYOR_PAGES) as store:
+    with build_store(tmp_path / "kb.sqlite", RESTORED_PAGES) as store:
         out = tmp_path / "u.jsonl"
         run_agent(
             [sample],
@@ -175,9 +175,10 @@ def test_direct_guess_on_the_unambiguous_question_reads_each_hops_words(tmp_path
         (traj,) = iter_trajectories(out)
         queries = [e.query for e in traj.events if isinstance(e, SearchEvent)]
         final = [e for e in traj.events if isinstance(e, AnswerEvent)][-1]
-        # hop 2 reads 2005 alone, not hop 1's 2024 too
+        # each ambiguous hop as the unambiguous question asks it: hop 2 reads 2005 alone,
+        # not hop 1's 2024 too
         assert queries == [
-            "city France capital hosted 2024 Summer Olympics",
+            "capital France hosted 2024 Summer Olympics",
             "mayor Paris city 2005",
         ]
         assert final.answer == "Bertrand Delanoë"

@@ -64,8 +64,9 @@ PAGES = [
 
 
 # a chain with two ambiguous hops: which city (the capital that hosted the 2024 Olympics),
-# then which of its mayors (the one in office in 2005)
-MAYOR_PAGES = [
+# then which of its mayors (the one in office in 2005); and a factual hop whose true year is
+# also the prize's year (what the unambiguous question restores is no new word there)
+RESTORED_PAGES = [
     Page(
         entity_id="P1",
         title="Paris",
@@ -97,6 +98,20 @@ MAYOR_PAGES = [
         title="Gérard Collomb",
         text="Gérard Collomb was mayor of Lyon from 2001 to 2017.",
     ),
+    Page(
+        entity_id="B1",
+        title="Prophet Song",
+        text="Prophet Song is a novel by Paul Lynch, released in 2023. It won the 2023 "
+        "Booker Prize.",
+    ),
+    Page(
+        entity_id="B2",
+        title="The Luminaries",
+        text="The Luminaries is a novel by Eleanor Catton, released in 2013. The novel won "
+        "the 2013 Booker Prize; in 2013 it was the longest novel to win the Booker Prize.",
+    ),
+    Page(entity_id="A1", title="Paul Lynch", text="Paul Lynch is an Irish novelist."),
+    Page(entity_id="A2", title="Eleanor Catton", text="Eleanor Catton is a novelist."),
 ]
 
 
@@ -182,7 +197,7 @@ def world_samples() -> list[Sample]:
 
 
 def mayor_sample() -> Sample:
-    """Two ambiguous hops over ``MAYOR_PAGES``, each restoring its own words in the
+    """Two ambiguous hops over ``RESTORED_PAGES``, each restoring its own words in the
     unambiguous question: the Olympics at hop 1, the year 2005 at hop 2."""
     mayors = [
         Candidate(id="M1", label="Jacques Chirac (1977)", downstream_answer="Jacques Chirac"),
@@ -225,4 +240,39 @@ def mayor_sample() -> Sample:
             ),
         ],
         num_ambiguities=2,
+    )
+
+
+def booker_sample() -> Sample:
+    """A factual hop over ``RESTORED_PAGES``: the question misremembers the year the novel
+    came out (2013, the other winner's); the unambiguous question says 2023, a word the goal
+    already has (the prize's year)."""
+    return Sample(
+        id="w-booker",
+        domain="art",
+        difficulty="easy",
+        question="Who wrote the novel that was released in 2013 and won the 2023 Booker Prize?",
+        unambiguous_question="Who wrote the novel that was released in 2023 and won the 2023 "
+        "Booker Prize?",
+        answer="Paul Lynch",
+        checkpoints=[
+            Checkpoint(
+                index=1,
+                goal="Which novel was released in 2013 and won the 2023 Booker Prize?",
+                unambiguous_goal="Which novel was released in 2023 and won the 2023 Booker Prize?",
+                answer="Prophet Song",
+                entity_id="B1",
+                ambiguous=True,
+                ambiguity_type="factual",
+                candidates=[
+                    Candidate(id="B1", label="Prophet Song (2023)", downstream_answer="Paul Lynch"),
+                    Candidate(
+                        id="B2", label="The Luminaries (2013)", downstream_answer="Eleanor Catton"
+                    ),
+                ],
+                clue="I think it came out in 2023.",
+            ),
+            Checkpoint(index=2, goal="Who wrote that novel?", answer="Paul Lynch", entity_id="A1"),
+        ],
+        num_ambiguities=1,
     )

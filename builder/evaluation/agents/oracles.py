@@ -12,18 +12,18 @@ reply after an ask), and an answer is taken only when the search results show it
   ``baseline_ask.txt``) when the results of its first search show two or more candidates;
 - ``oracle:ask`` asks before searching at every gold-ambiguous checkpoint.
 
-Under ``--ablation unambiguous`` each ambiguous hop reads the words the unambiguous question
-restores there (its checkpoint's ``unambiguous_goal`` against its ``goal``); the other hops
-read nothing more. Where the walk stops (a wrong candidate, an answer the results do not show),
-later checkpoints are left out and the final answer is the wrong candidate's downstream
-answer, or empty.
+Under ``--ablation unambiguous`` each ambiguous hop is read as the unambiguous question asks
+it: its checkpoint's ``unambiguous_goal`` is the relation, and the words it restores (against
+the ``goal``) are read like a reply; the other hops read nothing more. Where the walk stops
+(a wrong candidate, an answer the results do not show), later checkpoints are left out and
+the final answer is the wrong candidate's downstream answer, or empty.
 """
 
 from __future__ import annotations
 
 from builder.evaluation.agents.base import AGENTS, Agent, AgentContext
 from builder.evaluation.harness import Episode, ToolUnavailable
-from builder.evaluation.oracle import AskPolicy, restored_by_hop, walk
+from builder.evaluation.oracle import AskPolicy, restored_by_hop, unambiguous_sample, walk
 from builder.evaluation.prompts import load_prompt
 from builder.evaluation.search import SearchResult
 from builder.records.sample import Checkpoint
@@ -50,15 +50,22 @@ class OraclePolicy:
                 ep.note("tool_error", tool="search", detail=str(exc))
                 return []
 
+        goals = {cp.index: cp.goal for cp in ep.sample.checkpoints}
+
         def ask(cp: Checkpoint) -> str | None:
+            # the question names the checkpoint's own goal (under the ablation too)
+            goal = goals.get(cp.index, cp.goal)
             try:
-                return ep.ask(load_prompt("baseline_ask.txt").strip().format(goal=cp.goal))
+                return ep.ask(load_prompt("baseline_ask.txt").strip().format(goal=goal))
             except ToolUnavailable as exc:
                 ep.note("tool_error", tool="ask", detail=str(exc))
                 return None
 
         sample = ep.sample
-        extra = restored_by_hop(sample) if ep.run.ablation == "unambiguous" else {}
+        extra: dict[int, str] = {}
+        if ep.run.ablation == "unambiguous":
+            extra = restored_by_hop(sample)
+            sample = unambiguous_sample(sample)
         result = walk(
             sample, search, None if self.policy == "never" else ask, policy=self.policy,
             extra=extra,
