@@ -51,7 +51,7 @@ def render(facts: Facts, clue: ClueFact, templates: Templates | None = None) -> 
     if clue.match == "year":
         v, bare = str(year_of(clue.value)), True
     else:
-        label = plain(clue.value_label or facts.label(clue.value))
+        label = t.clue_values.get(clue.value) or plain(clue.value_label or facts.label(clue.value))
         listed = t.names.takes_the(label, facts.classes(clue.value))
         v, bare = definite(label, listed), label in t.names.bare
     if clue.kind == "qualifier":
@@ -93,7 +93,7 @@ def holds(facts: Facts, clue: ClueFact, key: str, spec: HopSpec, prev: str | Non
 def _forms(facts: Facts, key: str) -> set[str]:
     """Texts of a candidate's facts that a free-text clue may mention."""
     out: set[str] = set()
-    for c in fact_constraints(facts, key):
+    for c in fact_constraints(facts, key, clue=True):
         out.add(normalize_name(c.value_label))
     return {f for f in out if len(f) >= 3}
 

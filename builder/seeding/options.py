@@ -21,6 +21,9 @@ SKIP_PROPS = frozenset(
     # P21: no one asks; P1549 (demonym): how pages name a country's people, for evidence only
     {"P31", "P279", "P1343", "P910", "P373", "P18", "P1889", "P460", "P21", "P1549"}
 )
+# facts no hop is worded by but a person recalls about someone ("I think it was a woman"):
+# offered to clues only
+CLUE_ONLY_PROPS = frozenset({"P21"})
 CONSTRAINT_TYPES = frozenset({"wikibase-item", "time"})
 LITERAL_TYPES = frozenset({"time", "quantity", "string", "monolingualtext"})
 MAX_CLUSTER = 60
@@ -46,14 +49,16 @@ def home_class(facts: Facts, entity_id: str) -> str:
     return classes[0] if classes else ""
 
 
-def fact_constraints(facts: Facts, entity_id: str) -> list[Constraint]:
-    """Best-rank facts of an entity usable as constraints (labelled items, dates by year)."""
+def fact_constraints(facts: Facts, entity_id: str, *, clue: bool = False) -> list[Constraint]:
+    """Best-rank facts of an entity usable as constraints (labelled items, dates by year);
+    with ``clue``, also those only a clue states (:data:`CLUE_ONLY_PROPS`)."""
     ent = facts.entity(entity_id)
     if ent is None:
         return []
+    skip = SKIP_PROPS - CLUE_ONLY_PROPS if clue else SKIP_PROPS
     out: list[Constraint] = []
     for pid in sorted(ent.claims):
-        if pid in SKIP_PROPS or facts.datatype(pid) not in CONSTRAINT_TYPES:
+        if pid in skip or facts.datatype(pid) not in CONSTRAINT_TYPES:
             continue
         for dv in ent.best_values(pid):
             v = dv.parsed()
@@ -73,9 +78,10 @@ def fact_constraints(facts: Facts, entity_id: str) -> list[Constraint]:
 def distinct_facts(
     facts: Facts, target: str, keys: Sequence[str], skip: Callable[[Constraint], bool]
 ) -> Iterator[Constraint]:
-    """The target's facts (``fact_constraints``) that no other of ``keys`` holds, leaving
-    out those ``skip`` says (checked first: it is cheaper than asking every key)."""
-    for c in fact_constraints(facts, target):
+    """The target's facts a clue may state (``fact_constraints``) that no other of ``keys``
+    holds, leaving out those ``skip`` says (checked first: it is cheaper than asking every
+    key)."""
+    for c in fact_constraints(facts, target, clue=True):
         if skip(c) or any(facts.holds(k, c) for k in keys if k != target):
             continue
         yield c

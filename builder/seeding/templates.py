@@ -123,6 +123,9 @@ class Templates(BaseModel):
         default_factory=dict, description="Clue clauses the clue picker does not prefer."
     )
     clue_frames: list[str] = Field(default_factory=list)
+    clue_values: dict[str, str] = Field(
+        default_factory=dict, description="How a clue names a value (female: 'a woman')."
+    )
     criterion_default: CriterionPhrases
     criteria: dict[str, CriterionPhrases]
     criteria_classes: dict[str, CriterionPhrases] = Field(default_factory=dict)
@@ -220,6 +223,7 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
             "fact_clues": clues.get("fact", {}),
             "qualifier_clues": clues.get("qualifier", {}),
             "clue_frames": clues.get("frames", []),
+            "clue_values": clues.get("values", {}),
             "person_clues": clues.get("person", {}),
             "more_clues": clues.get("more", {}),
             "criterion_default": crit["default"],

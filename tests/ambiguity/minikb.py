@@ -21,6 +21,7 @@ PROPS: dict[str, tuple[str, str]] = {
     "P17": ("country", "wikibase-item"),
     "P36": ("capital", "wikibase-item"),
     "P19": ("place of birth", "wikibase-item"),
+    "P21": ("sex or gender", "wikibase-item"),
     "P30": ("continent", "wikibase-item"),
     "P57": ("director", "wikibase-item"),
     "P106": ("occupation", "wikibase-item"),
