@@ -102,6 +102,16 @@ def play_episode(
     return traj
 
 
+def _children(i: int, n: int) -> list[int]:
+    """The threads thread ``i`` of ``n`` starts (a binary tree rooted at 0)."""
+    return [c for c in (2 * i + 1, 2 * i + 2) if c < n]
+
+
+def _subtree_size(i: int, n: int) -> int:
+    """Thread ``i`` and all it starts, directly or not."""
+    return 1 + sum(_subtree_size(c, n) for c in _children(i, n))
+
+
 def play_all(
     samples: Sequence[Sample], play: Callable[[Sample], Trajectory], concurrency: int
 ) -> Generator[Trajectory, None, None]:
@@ -111,17 +121,33 @@ def play_all(
     ``concurrency`` episodes are in flight until the samples run out (no batches). The
     threads are all started, and waiting, before the first episode begins: a thread started
     while others run Python code waits for the GIL up to the 5 ms switch interval, so
-    starting 32 on demand spread the first model calls over ~150 ms. Closing the generator
-    (the caller stopped: Ctrl-C, a failed write) lets no new episode start; an exception
-    raised by ``play`` is re-raised here.
+    starting 32 on demand spread the first model calls over ~150 ms. They start as a tree
+    (each thread starts two more): ``Thread.start`` returns only once the new thread runs,
+    which on a busy machine waits for the scheduler (~4 ms), and 32 starts in a row by one
+    thread held the first model call back by up to ~130 ms. Closing the generator (the
+    caller stopped: Ctrl-C, a failed write) lets no new episode start; an exception raised
+    by ``play`` is re-raised here.
     """
     pending = iter(samples)
     take = threading.Lock()
     done: queue.SimpleQueue[Trajectory | BaseException | None] = queue.SimpleQueue()
     go = threading.Event()
     stop = threading.Event()
+    ready = threading.Condition()
+    settled = [0]  # threads that have started theirs, plus those that never will
+    failed: list[BaseException] = []  # starts that failed
 
-    def work() -> None:
+    def work(i: int) -> None:
+        for child in _children(i, n):
+            try:
+                threads[child].start()
+            except BaseException as exc:  # "can't start new thread": for the caller
+                with ready:
+                    failed.append(exc)
+                    settled[0] += _subtree_size(child, n)
+        with ready:
+            settled[0] += 1
+            ready.notify()
         go.wait()
         try:
             while not stop.is_set():
@@ -136,11 +162,16 @@ def play_all(
             done.put(None)
 
     n = max(1, min(concurrency, len(samples)))
-    threads = [threading.Thread(target=work, name=f"episode-{i}", daemon=True) for i in range(n)]
-    for t in threads:
-        t.start()
-    go.set()
+    threads = [
+        threading.Thread(target=work, args=(i,), name=f"episode-{i}", daemon=True) for i in range(n)
+    ]
     try:
+        threads[0].start()
+        with ready:
+            ready.wait_for(lambda: settled[0] == n)
+        if failed:
+            raise failed[0]
+        go.set()
         running = n
         while running:
             try:
@@ -155,6 +186,7 @@ def play_all(
                 yield item
     finally:
         stop.set()
+        go.set()  # threads still waiting to begin end at once
 
 
 def run_agent(

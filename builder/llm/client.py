@@ -11,14 +11,15 @@ re-runs are reproducible and free; the key is never part of the cache or any mes
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 import openai
-from openai.types.chat import ChatCompletion
 from pydantic import BaseModel, ConfigDict, Field
 
 from builder.errors import ConfigError, ServiceError
@@ -130,6 +131,21 @@ DEFAULT_TIMEOUT = 300.0
 long prompt takes minutes; hosted APIs answer well within it."""
 
 
+def _plain_http_client(base_url: str | None) -> openai.DefaultHttpxClient | None:
+    """The SDK's HTTP client for a plain-``http://`` endpoint reached without a proxy, with a
+    TLS context that loads no CA certificates; ``None`` (the SDK's own) otherwise.
+
+    The SDK's default client loads the system's CA bundle when it is created (~50 ms of CPU
+    on two cores, before the first call can go out) although a local ``http://`` server
+    (llama-server, vLLM, Ollama) never uses TLS. The context still verifies — it trusts no
+    one — so a redirect to ``https://`` fails instead of going unverified."""
+    if base_url is None or urlparse(base_url).scheme != "http":
+        return None
+    if any(k != "no" for k in urllib.request.getproxies()):  # an env proxy may be https
+        return None
+    return openai.DefaultHttpxClient(verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
+
+
 def _parse_tool_call(tc_id: str, name: str, raw: str) -> ToolCall:
     try:
         args = json.loads(raw) if raw.strip() else {}
@@ -180,7 +196,11 @@ class LLMClient:
         self.replay = replay
         self.meter = UsageMeter()
         self._client = openai.OpenAI(
-            api_key=api_key, base_url=base_url, max_retries=0, timeout=timeout
+            api_key=api_key,
+            base_url=base_url,
+            max_retries=0,
+            timeout=timeout,
+            http_client=_plain_http_client(base_url),
         )
 
     @classmethod
@@ -220,17 +240,18 @@ class LLMClient:
         params: dict[str, Any] = {"temperature": temperature}
         if max_tokens is not None:
             params["max_tokens"] = max_tokens
-        key = request_key(
-            {
-                "v": CACHE_VERSION,
-                "host": self.host,
-                "model": self.model,
-                "messages": messages,
-                "tools": tools,
-                "params": params,
-            }
-        )
+        key = ""  # hashed only when the cache is used: the whole conversation is serialized
         if cache and self.cache is not None:
+            key = request_key(
+                {
+                    "v": CACHE_VERSION,
+                    "host": self.host,
+                    "model": self.model,
+                    "messages": messages,
+                    "tools": tools,
+                    "params": params,
+                }
+            )
             hit = self.cache.get(key)
             if hit is not None:
                 result = ChatResult.model_validate({**hit, "cached": True})
@@ -245,7 +266,7 @@ class LLMClient:
                 "against the server",
             )
         result = self._call(messages, tools, params)
-        if cache and self.cache is not None:
+        if key and self.cache is not None:
             self.cache.put(key, result.model_dump(mode="json", exclude={"cached"}))
         self.meter.add(result)
         return result
@@ -262,8 +283,8 @@ class LLMClient:
             try:
                 # the body is plain JSON already: posting it skips the SDK's recursive
                 # request transform (a quarter of a call's CPU; the GIL serializes it
-                # across the runner's threads)
-                resp = self._client.post("/chat/completions", body=kwargs, cast_to=ChatCompletion)
+                # across the runner's threads); the reply is read as plain JSON too
+                body = self._client.post("/chat/completions", body=kwargs, cast_to=object)
                 break
             except openai.APITimeoutError:
                 # a slow generation is slow again: re-sending it only burns the same minutes
@@ -292,23 +313,40 @@ class LLMClient:
                     f"HTTP {exc.status_code}",
                     hint="check OPENAI_BASE_URL, the model name and OPENAI_API_KEY",
                 ) from None
-        if not resp.choices:
+        return self._result(body)
+
+    def _result(self, body: Any) -> ChatResult:
+        """The first choice of a response body, read as JSON without building the SDK's
+        ``ChatCompletion`` (its recursive model construction was a sixth of a call's CPU,
+        serialized by the GIL across the runner's threads); missing fields read as empty,
+        as the SDK's unvalidated construction left them."""
+        if isinstance(body, str):  # JSON sent under another content type
+            try:
+                body = json.loads(body)
+            except json.JSONDecodeError:
+                body = None
+        choices = body.get("choices") if isinstance(body, dict) else None
+        if not choices or not isinstance(choices, list) or not isinstance(choices[0], dict):
             raise ServiceError(f"LLM endpoint {self.host} returned no choices")
-        msg = resp.choices[0].message
-        calls = [
-            _parse_tool_call(tc.id, tc.function.name, tc.function.arguments or "")
-            for tc in (msg.tool_calls or [])
-            if tc.type == "function"
-        ]
-        usage = TokenUsage(
-            input_tokens=(resp.usage.prompt_tokens or 0) if resp.usage else 0,
-            output_tokens=(resp.usage.completion_tokens or 0) if resp.usage else 0,
-        )
+        choice = choices[0]
+        msg = choice.get("message") or {}
+        calls: list[ToolCall] = []
+        for tc in msg.get("tool_calls") or []:
+            if tc.get("type", "function") != "function":
+                continue
+            fn = tc.get("function") or {}
+            args = fn.get("arguments") or ""
+            raw = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
+            calls.append(_parse_tool_call(str(tc.get("id") or ""), str(fn.get("name") or ""), raw))
+        usage = body.get("usage") or {}
         return ChatResult(
-            content=msg.content,
+            content=msg.get("content"),
             tool_calls=calls,
-            usage=usage,
-            finish_reason=resp.choices[0].finish_reason,
+            usage=TokenUsage(
+                input_tokens=usage.get("prompt_tokens") or 0,
+                output_tokens=usage.get("completion_tokens") or 0,
+            ),
+            finish_reason=choice.get("finish_reason"),
         )
 
     def _delay(self, exc: Exception, attempt: int) -> float:

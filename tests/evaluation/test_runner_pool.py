@@ -58,3 +58,36 @@ def test_an_exception_is_reraised_and_closing_stops_new_episodes() -> None:
     episodes.close()  # the caller stopped (Ctrl-C, a failed write)
     time.sleep(0.1)
     assert play.started < len(samples) // 2 and play.in_flight == 0
+
+
+def test_all_threads_in_flight_at_32_and_a_failed_start_is_raised_without_hanging(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    samples = [make_sample(i) for i in range(64)]
+    play = _Recorder(delay=0.2)
+    assert len(list(play_all(samples, play, 32))) == 64
+    assert play.peak == 32  # every thread of the tree started and ran
+
+    real_start = threading.Thread.start
+
+    def start(self: threading.Thread) -> None:
+        if self.name == "episode-5":  # a leaf's parent: its subtree never runs
+            raise RuntimeError("can't start new thread")
+        real_start(self)
+
+    monkeypatch.setattr(threading.Thread, "start", start)
+    play = _Recorder()
+    result: list[BaseException] = []
+
+    def consume() -> None:
+        try:
+            list(play_all(samples, play, 32))
+        except RuntimeError as exc:
+            result.append(exc)
+
+    t = threading.Thread(target=consume, daemon=True)
+    real_start(t)
+    t.join(10)
+    assert not t.is_alive(), "play_all hung on a failed thread start"
+    assert [str(e) for e in result] == ["can't start new thread"]
+    assert play.started == 0  # no episode began

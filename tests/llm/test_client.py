@@ -9,6 +9,7 @@ import pytest
 from builder.config import Settings
 from builder.errors import ConfigError, ServiceError
 from builder.llm import LLMClient
+from builder.llm.client import _plain_http_client
 from tests.fakes.openai_server import FakeOpenAIServer, text_reply, tool_reply
 
 SECRET = "sk-test-very-secret-123"
@@ -140,3 +141,17 @@ def test_from_settings_and_missing_key() -> None:
         LLMClient(model="x", base_url=None, api_key=None)
     keyed = LLMClient(model="x", base_url=None, api_key=SECRET)
     assert SECRET not in repr(keyed)
+
+
+def test_plain_http_endpoint_skips_the_ca_bundle_only_without_a_proxy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for var in ("http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
+        monkeypatch.delenv(var, raising=False)
+    assert _plain_http_client("https://api.openai.com/v1") is None  # the SDK's, CA bundle
+    assert _plain_http_client(None) is None
+    assert _plain_http_client("http://127.0.0.1:8080/v1") is not None
+    monkeypatch.setenv("NO_PROXY", "localhost")  # not a proxy
+    assert _plain_http_client("http://127.0.0.1:8080/v1") is not None
+    monkeypatch.setenv("HTTPS_PROXY", "https://proxy.example:3128")  # may need TLS
+    assert _plain_http_client("http://127.0.0.1:8080/v1") is None

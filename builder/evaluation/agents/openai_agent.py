@@ -63,6 +63,11 @@ class OpenAIAgent:
         self.max_tokens = max_tokens
         self.tools = tool_specs(self.no_search)
         self.tool_names = [t["function"]["name"] for t in self.tools]
+        # read once, not per episode (a file read per episode on every worker thread)
+        self.system_prompt = load_prompt(f"system_{setting}.md")
+        self.nudges = {
+            cut: load_prompt("nudge_cut.md" if cut else "nudge.md").strip() for cut in (False, True)
+        }
 
     def close(self) -> None:
         return None
@@ -118,7 +123,7 @@ class OpenAIAgent:
 
     def run(self, ep: Episode) -> None:
         messages: list[dict[str, Any]] = [
-            {"role": "system", "content": load_prompt(f"system_{self.setting}.md")},
+            {"role": "system", "content": self.system_prompt},
             {"role": "user", "content": ep.question},
         ]
         nudged = False
@@ -143,8 +148,7 @@ class OpenAIAgent:
             if nudged and text and not cut:
                 ep.answer(text, None, in_text=True)
                 break
-            nudge = load_prompt("nudge_cut.md" if cut else "nudge.md").strip()
-            messages.append({"role": "user", "content": nudge})
+            messages.append({"role": "user", "content": self.nudges[cut]})
             nudged = not cut
         if not ep.answered:
             ep.termination = "max_turns"
