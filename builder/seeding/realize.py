@@ -73,6 +73,8 @@ _END_PREPOSITIONS = (" in", " on", " of", " at", " to", " for", " by", " with")
 # relation phrases one sentence stacks at most ("the head of state of the country of the
 # birthplace of X" is three; a fourth is said in a sentence of its own)
 MAX_STACK = 3
+# a question of one sentence with every hop nested is said so up to this many words
+MAX_WORDS = 30
 _THE_NOUNS = ("award", "prize", "office", "position", "competition", "tournament", "cup", "medal")
 
 
@@ -82,6 +84,11 @@ class Realizer:
     def __init__(self, facts: Facts, templates: Templates | None = None) -> None:
         self.facts = facts
         self.t = templates or load_templates()
+        # wording the question a person reads (``said_of``), not the hop goals searched with
+        self.said = False
+
+    def _relation(self, pid: str, class_id: str = "") -> RelationPhrases:
+        return self.t.relation(pid, class_id, said=self.said)
 
     def plabel(self, pid: str) -> str:
         return self.facts.label(pid)
@@ -123,7 +130,7 @@ class Realizer:
         return self.name(c.value, c.value_label)
 
     def modifier(self, c: Constraint, class_id: str = "") -> Modifier:
-        rel = self.t.relation(c.property, class_id)
+        rel = self._relation(c.property, class_id)
         year = c.match == "year"
         forms = (rel.in_ or "", rel.is_in) if year else (rel.by or "", rel.is_)
         value = self._value(c)
@@ -143,7 +150,7 @@ class Realizer:
         return m.reduced or m.verb
 
     def _link_modifier(self, spec: HopSpec, x: str) -> Modifier:
-        rel = self.t.relation(spec.link, spec.class_id)
+        rel = self._relation(spec.link, spec.class_id)
         forms = ("", rel.linked) if rel.linked else (rel.by or "", rel.is_)
         return self._modifier(spec.link + "exact", forms, self.plabel(spec.link), x)
 
@@ -237,7 +244,7 @@ class Realizer:
     def _rel(self, spec: HopSpec, subject: str, named: str) -> RelationPhrases:
         """The relation's phrases; around a name its ``named_of``/``named_ask`` (an office's
         holder is "the Prime Minister of New Zealand", not "the holder of …")."""
-        rel = self.t.relation(spec.link, subject)
+        rel = self._relation(spec.link, subject)
         if named and (rel.named_of or rel.named_ask):
             update = {"of": rel.named_of or rel.of, "ask": rel.named_ask or rel.ask}
             rel = rel.model_copy(update=update)
@@ -262,7 +269,7 @@ class Realizer:
         return self.t.style.short.get(noun, noun) if len(shared) == 1 else ""
 
     def _is_dated(self, spec: HopSpec, x: str, named: str) -> bool:
-        rel = self.t.relation(spec.link)
+        rel = self._relation(spec.link)
         dated = rel.dated and spec.qualifier == POINT_IN_TIME
         return bool(named) and dated and x.startswith("the ")
 
@@ -302,7 +309,8 @@ class Realizer:
             # (after a name or "that <noun>": "the chairperson of the Federal Reserve in 2016")
             q = self._qualifier(spec)
             marker = next((m for m in (" of {x}", " by {x}") if m in of), "")
-            if marker and not named and re.match(r"(?:the|a|an) ", x):
+            front = not named or (self.said and spec.constraints)
+            if marker and front and re.match(r"(?:the|a|an) |[A-Z]", x):
                 of = self._time_before(of, spec, marker)
             else:
                 of = f"{of} {q}"
@@ -311,7 +319,7 @@ class Realizer:
         ref = "that person" if person and noun in ("one", "whole") else self._that(noun)
         mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
         if not mods:
-            return Phrase(fill(of, x=x), self._own(spec), 1, ref, of=True)
+            return Phrase(self._said_of(rel, of, x, named), self._own(spec), 1, ref, of=True)
         of = re.sub(r"^(?:a|an) ", "the ", of)
         # a time after {x} ("the head coach of {x} in 2019") is no verb phrase to wrap around
         inner = None if spec.qualifier else X_INSIDE.match(of)
@@ -327,6 +335,19 @@ class Realizer:
             rel_pron = "which" if x.startswith("that ") else "that"
             joint = f" {rel_pron} " if all(m.reduced for m in mods) else f" and {rel_pron} "
             text = f"the {words}{joint}{x} {inner.group(2)}"
+        elif self._facts_first(of, x, named, mods):
+            # the facts of a holder before a described phrase, where they cannot read as its
+            # own ("the 1945 head of state, born in 1917, of the home country of the …"); after
+            # a name, the facts after it ("Eric Kandel's home country in Europe", "the 1967 head
+            # of government of the United Kingdom, born in 1894,")
+            reduced = join_verbs([m.reduced for m in mods])
+            head = OF_HEAD.match(of)
+            if named and head and not spec.qualifier and self.facts.is_human(named):
+                text = f"{x}'s {head.group(1)} {reduced}"
+            elif named:
+                text = f"{fill(of, x=x)}, {reduced},"
+            else:
+                text = fill(of.replace(" of {x}", f", {reduced}, of {{x}}", 1), x=x)
         else:
             verbs = join_verbs([m.verb for m in mods])
             text = f"{fill(of, x=x)} {self._pronoun(spec)} {verbs}"
@@ -336,6 +357,24 @@ class Realizer:
                 statement = f"{fill(of, x=x)} {verbs}"
                 return Phrase(text, self._own(spec), 1, ref, of=True, statement=statement)
         return Phrase(text, self._own(spec), 1, ref, of=True)
+
+    def _said_of(self, rel: RelationPhrases, of: str, x: str, named: str) -> str:
+        """A relation's phrase around ``x`` as a person says it: a person's name with a
+        possessive ("John Backus's birthplace"), a winner by "whose" ("the country whose team
+        won …"), else the phrase itself."""
+        head = OF_HEAD.match(of)
+        if self.said and named and head and self.facts.is_human(named) and "{" not in x:
+            return f"{x}'s {head.group(1)}"
+        whose = re.match(r"the ([\w' -]+?) that (\w.*)$", x)
+        if self.said and rel.whose_of and whose and of == rel.of:
+            return fill(rel.whose_of, xn=f"{whose.group(1)} {whose.group(2)}")
+        return fill(of, x=x)
+
+    def _facts_first(self, of: str, x: str, named: str, mods: list[Modifier]) -> bool:
+        """Whether a relation's facts go between its noun and a described ``x`` (in the
+        question a person reads, where ``x`` is a phrase of its own, not a name)."""
+        described = bool(named) or re.match(r"(?:the|a|an) ", x) is not None
+        return self.said and described and " of {x}" in of and all(m.reduced for m in mods)
 
     def _dated_np(self, spec: HopSpec, x: str, subject: str, named: str) -> Phrase:
         """An edition's winner with facts: ``the 2020 Nobel Prize in Physics winner who was
@@ -436,6 +475,10 @@ class Realizer:
             human = noun in self.t.style.people or self._pronoun(spec) == "who"
             verb = "was" if spec.qualifier else "is"  # a version is a past state of things
             verbs = join_verbs([m.verb for m in mods])
+            if ", " in phrase.text:
+                # the facts already said next to the noun ("the 1963 head of state, born in
+                # 1911, of …")
+                return f"{'Who' if human else 'What'} {verb} {phrase.text}?"
             if phrase.statement.endswith(f" {verbs}") and all(m.reduced for m in mods):
                 # the holder at a time, and what else is known of them: "Who was its head of
                 # state in 2019, born in 1946?" (not "… in 2019 who was born in 1946?")
@@ -487,6 +530,10 @@ class Realizer:
         cls = self._class_of(spec.anchor)
         if cls and any(w in self.class_noun(cls) for w in _THE_NOUNS):
             return definite(label, True)
+        if cls and label.isdigit():
+            # a work named by a number reads as a year without its noun: "the album 1989"
+            noun = self.class_noun(cls)
+            return f"the {self.t.style.short.get(noun, noun)} {label}"
         return self.name(spec.anchor, label)
 
     def goals(self, specs: Sequence[HopSpec], answers: Sequence[str]) -> list[str]:
@@ -511,10 +558,21 @@ class Realizer:
         return out
 
     def question(self, specs: Sequence[HopSpec], vague: Sequence[str] = ()) -> str:
-        """The whole chain as one question. When nesting every phrase would make one too
-        heavy, some described phrases are said first (``I'm thinking of …. Who …?``): the
-        fewest such phrases, then the shortest longest sentence. ``vague``: per hop, the word
-        an ambiguous hop says instead of the fact it leaves out (``award-winning``)."""
+        """The whole chain as one question, in the words a person uses (``said_of``): one
+        sentence with every phrase nested where it stays short (at most ``MAX_WORDS``);
+        otherwise some described phrases are said first (``I'm thinking of …. Who …?``):
+        the fewest such phrases, then the shortest longest sentence. ``vague``: per hop, the
+        word an ambiguous hop says instead of the fact it leaves out (``award-winning``)."""
+        self.said = True
+        try:
+            nested = self._sentences(specs, 0, strict=False, vague=vague, nest=True)
+            if nested and len(nested[1].split()) <= MAX_WORDS:
+                return capitalize(nested[1])
+            return self._split_question(specs, vague)
+        finally:
+            self.said = False
+
+    def _split_question(self, specs: Sequence[HopSpec], vague: Sequence[str]) -> str:
         best: tuple[int, int, int] | None = None
         text = ""
         for mask in range(1 << max(len(specs) - 1, 0)):
@@ -532,7 +590,12 @@ class Realizer:
         return compose(self.t.style, intros, ask)
 
     def _sentences(
-        self, specs: Sequence[HopSpec], mask: int, strict: bool, vague: Sequence[str] = ()
+        self,
+        specs: Sequence[HopSpec],
+        mask: int,
+        strict: bool,
+        vague: Sequence[str] = (),
+        nest: bool = False,
     ) -> tuple[list[Intro], str] | None:
         """Phrases said first and the question when the phrase of hop ``i`` is said first
         for every bit ``i`` of ``mask``; None when a split is pointless or a nesting too heavy
@@ -548,7 +611,15 @@ class Realizer:
             if split and not (heavy or stacked):
                 return None
             too_deep = self._forward(spec) and x.ofs >= MAX_STACK
-            if not split and (too_deep or (heavy and not self._inline(x, spec, last))):
+            # the last hop's question adds no relation phrase of its own ("When was <x> born?")
+            of_ask = last and " of {x}" not in self._relation(spec.link).ask
+            if nest and too_deep and not of_ask:
+                return None
+            if nest and heavy and not self._inline_said(x, spec, last):
+                return None
+            if nest:
+                pass  # every phrase nested: the caller measures the sentence
+            elif not split and (too_deep or (heavy and not self._inline(x, spec, last))):
                 if strict:
                     return None
                 split = True
@@ -608,6 +679,25 @@ class Realizer:
         ends_with_x = spec.link_inverse or self._short_ask(spec)
         return last and ends_with_x and x.weight <= 3 and x.depth <= 2
 
+    def _inline_said(self, x: Phrase, spec: HopSpec, last: bool) -> bool:
+        """Whether described phrase ``x`` may be nested into ``spec``'s wording in a question
+        of one sentence: as :meth:`_inline`, and besides a hop's facts said between commas
+        before ``x`` ("the 1945 head of state, born in 1917, of <x>"; four modifiers in all)
+        and a short question that ends with its verb ("When did <x> die?"; three)."""
+        if self._inline(x, spec, last):
+            return True
+        total = x.weight + self._own(spec)
+        if self._forward(spec) and spec.constraints:
+            mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
+            of = self._relation(spec.link).of
+            return total <= 4 and " of {x}" in of and all(m.reduced for m in mods)
+        if total > 3:
+            return False
+        if last:
+            ask = self._relation(spec.link).ask if self._forward(spec) else ""
+            return re.search(r"\{x\}(?: \w+){1,2}\?$", ask) is not None
+        return self._ends_with_x(spec, last)
+
     def _person_after(self, x: Phrase, spec: HopSpec) -> bool:
         """A person's facts that would follow a nested phrase ("… of the creator of Breaking
         Bad who was born in 1946" reads as the creator's birth year): they need ``x`` said
@@ -621,17 +711,17 @@ class Realizer:
             return True
         if last:
             return self._short_ask(spec)
-        rel = self.t.relation(spec.link)
+        rel = self._relation(spec.link)
         return rel.of.endswith("{x}") and (not spec.constraints or self._x_last(spec))
 
     def _x_last(self, spec: HopSpec) -> bool:
         """Whether a forward hop's facts can be worded before the nested phrase."""
-        of = fill(self.t.relation(spec.link).of, p=self.plabel(spec.link))
+        of = fill(self._relation(spec.link).of, p=self.plabel(spec.link))
         return not spec.qualifier and x_last(of) is not None
 
     def _verb_after_x(self, spec: HopSpec) -> bool:
         """Whether the ask of a forward hop with facts puts its verb right after ``x``."""
-        rel = self.t.relation(spec.link)
+        rel = self._relation(spec.link)
         p = self.plabel(spec.link)
         if WHICH_ASK.match(fill(rel.ask, p=p)):
             return True
@@ -641,7 +731,7 @@ class Realizer:
         """Asks that end with the nested phrase (``Who directed <x>?``)."""
         if not spec.link or spec.link_inverse or spec.constraints or spec.qualifier:
             return False
-        return self.t.relation(spec.link).ask.endswith("{x}?")
+        return self._relation(spec.link).ask.endswith("{x}?")
 
 
 def _at(words: Sequence[str], i: int) -> str:
