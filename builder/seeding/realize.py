@@ -310,7 +310,8 @@ class Realizer:
             q = self._qualifier(spec)
             marker = next((m for m in (" of {x}", " by {x}") if m in of), "")
             front = not named or (self.said and spec.constraints)
-            if marker and front and re.match(r"(?:the|a|an) |[A-Z]", x):
+            said_ref = self.said and spec.constraints and x.startswith(("that ", "those "))
+            if marker and front and (re.match(r"(?:the|a|an) |[A-Z]", x) or said_ref):
                 of = self._time_before(of, spec, marker)
             else:
                 of = f"{of} {q}"
@@ -373,7 +374,7 @@ class Realizer:
     def _facts_first(self, of: str, x: str, named: str, mods: list[Modifier]) -> bool:
         """Whether a relation's facts go between its noun and a described ``x`` (in the
         question a person reads, where ``x`` is a phrase of its own, not a name)."""
-        described = bool(named) or re.match(r"(?:the|a|an) ", x) is not None
+        described = bool(named) or re.match(r"(?:the|a|an|that|those) ", x) is not None
         return self.said and described and " of {x}" in of and all(m.reduced for m in mods)
 
     def _dated_np(self, spec: HopSpec, x: str, subject: str, named: str) -> Phrase:
@@ -566,7 +567,7 @@ class Realizer:
         self.said = True
         try:
             nested = self._sentences(specs, 0, strict=False, vague=vague, nest=True)
-            if nested and len(nested[1].split()) <= MAX_WORDS:
+            if nested and readable(nested[1]):
                 return capitalize(nested[1])
             return self._split_question(specs, vague)
         finally:
@@ -611,10 +612,7 @@ class Realizer:
             if split and not (heavy or stacked):
                 return None
             too_deep = self._forward(spec) and x.ofs >= MAX_STACK
-            # the last hop's question adds no relation phrase of its own ("When was <x> born?")
-            of_ask = last and " of {x}" not in self._relation(spec.link).ask
-            if nest and too_deep and not of_ask:
-                return None
+            # (one sentence: its relation phrases are counted once it is said, see readable())
             if nest and heavy and not self._inline_said(x, spec, last):
                 return None
             if nest:
@@ -691,6 +689,13 @@ class Realizer:
             mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
             of = self._relation(spec.link).of
             return total <= 4 and " of {x}" in of and all(m.reduced for m in mods)
+        if not self._forward(spec) and total <= 4:
+            # a class noun whose facts are all reduced ("the country with the largest area
+            # bordering <x>"): no clause of its own around ``x``
+            rest = self._head(spec)[1]
+            return all(m.reduced for m in self._mods(spec, x.text, rest))
+        if last and self._short_ask(spec):
+            return total <= 4  # nothing after ``x``: "Who was the head of state of <x>?"
         if total > 3:
             return False
         if last:
@@ -732,6 +737,25 @@ class Realizer:
         if not spec.link or spec.link_inverse or spec.constraints or spec.qualifier:
             return False
         return self._relation(spec.link).ask.endswith("{x}?")
+
+
+# a relation phrase's "of" in running text ("head of state of the country of …"), not one
+# inside a name ("Game of the Year", "University of Tokyo")
+_DET = r"(?:the|a|an|that|those) "
+_RELATION_OF = re.compile(rf" of (?:{_DET}[a-z]|(?!{_DET})[a-z])")
+_RELATIVE = re.compile(r"\b(?:that|who|which|where|whose)\b")
+
+
+def readable(question: str) -> bool:
+    """Whether a question of one sentence with every hop nested stays readable: at most
+    ``MAX_WORDS`` words, ``MAX_STACK`` relation phrases ("the head of state of the country
+    of the birthplace of …" is three) and two relative clauses."""
+    body = question.split(" ", 1)[-1]  # the question word is no relative pronoun
+    return (
+        len(question.split()) <= MAX_WORDS
+        and len(_RELATION_OF.findall(question)) <= MAX_STACK
+        and len(_RELATIVE.findall(body)) <= 2
+    )
 
 
 def _at(words: Sequence[str], i: int) -> str:
