@@ -699,8 +699,11 @@ class Realizer:
         if total > 3:
             return False
         if last:
+            # the verb far from its subject after a list of facts reads badly ("Where was the
+            # director of the game developed by X, released in 2017 and in … born?")
             ask = self._relation(spec.link).ask if self._forward(spec) else ""
-            return re.search(r"\{x\}(?: \w+){1,2}\?$", ask) is not None
+            listed = re.search(r", [^,]+ and ", x.text) is not None
+            return not listed and re.search(r"\{x\}(?: \w+){1,2}\?$", ask) is not None
         return self._ends_with_x(spec, last)
 
     def _person_after(self, x: Phrase, spec: HopSpec) -> bool:
