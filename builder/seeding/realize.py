@@ -617,7 +617,7 @@ class Realizer:
                 return None
             if nest:
                 pass  # every phrase nested: the caller measures the sentence
-            elif not split and (too_deep or (heavy and not self._inline(x, spec, last))):
+            elif not split and (too_deep or (heavy and not self._inlines(x, spec, last))):
                 if strict:
                     return None
                 split = True
@@ -677,6 +677,9 @@ class Realizer:
         ends_with_x = spec.link_inverse or self._short_ask(spec)
         return last and ends_with_x and x.weight <= 3 and x.depth <= 2
 
+    def _inlines(self, x: Phrase, spec: HopSpec, last: bool) -> bool:
+        return self._inline_said(x, spec, last) if self.said else self._inline(x, spec, last)
+
     def _inline_said(self, x: Phrase, spec: HopSpec, last: bool) -> bool:
         """Whether described phrase ``x`` may be nested into ``spec``'s wording in a question
         of one sentence: as :meth:`_inline`, and besides a hop's facts said between commas
@@ -689,9 +692,9 @@ class Realizer:
             mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
             of = self._relation(spec.link).of
             return total <= 4 and " of {x}" in of and all(m.reduced for m in mods)
-        if not self._forward(spec) and total <= 4:
+        if not self._forward(spec) and total <= 4 and not _RELATIVE.search(x.text):
             # a class noun whose facts are all reduced ("the country with the largest area
-            # bordering <x>"): no clause of its own around ``x``
+            # bordering <x>"): no clause of its own around ``x``, none in ``x``
             rest = self._head(spec)[1]
             return all(m.reduced for m in self._mods(spec, x.text, rest))
         if last and self._short_ask(spec):
@@ -702,7 +705,7 @@ class Realizer:
             # the verb far from its subject after a list of facts reads badly ("Where was the
             # director of the game developed by X, released in 2017 and in … born?")
             ask = self._relation(spec.link).ask if self._forward(spec) else ""
-            listed = re.search(r", [^,]+ and ", x.text) is not None
+            listed = re.search(r", [^,]+ and |\b(?:who|that|which)\b.* and ", x.text) is not None
             return not listed and re.search(r"\{x\}(?: \w+){1,2}\?$", ask) is not None
         return self._ends_with_x(spec, last)
 
