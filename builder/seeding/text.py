@@ -98,7 +98,7 @@ def capitalize(text: str) -> str:
     text = " ".join(text.split())
     text = tidy(text)
     # a fact said between commas at the end of a sentence: "…, born in 1911?"
-    text = re.sub(r",\s*([?.,])", r"\1", text)
+    text = re.sub(r",\s*([?.,]| —)", r"\1", text)
     return text[:1].upper() + text[1:]
 
 

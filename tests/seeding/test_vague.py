@@ -180,7 +180,7 @@ def test_at_most_three_relation_phrases_in_one_sentence(realizer: Realizer) -> N
     question = realizer.question(chain)
     assert all(s.count(" of ") <= 3 for s in question.split(". ")), question
     assert question == (
-        "I'm thinking of the birthplace of the winner of the Nobel Prize in Physics. When was "
+        "I'm curious about the birthplace of the winner of the Nobel Prize in Physics. When was "
         "the head of government of its country born?"
     )
 

@@ -83,7 +83,7 @@ def test_one_sentence_where_it_fits_a_lead_in_not_consider_then(realizer: Realiz
     question = realizer.question([DUTCH, club, HopSpec(link="P2522")])
     # four facts around a clause: too heavy for one sentence, the person is said first
     assert question == (
-        "I'm curious about the person from the Netherlands born in 1978. What did the "
+        "I'm thinking of the person from the Netherlands born in 1978. What did the "
         "association football club that plays in the Premier League and was coached by that "
         "person win?"
     )
@@ -140,6 +140,21 @@ def test_several_phrases_said_first_are_one_sentence() -> None:
         "I've been reading about the person born in 1899, and their school. Who led its winner?"
     )
     assert stable_index("a question", 3) == stable_index("a question", 3)
+
+
+def test_one_phrase_said_first_may_be_the_topic_of_the_question() -> None:
+    style = load_templates().style
+    intro = [Intro("the director of the film that won the Palme d'Or", "that person", "their")]
+    said = {compose(style, intro, f"Who was the head of state of {noun}?") for noun in
+            ("their home country", "the country of that person", "that person's country",
+             "the home country of that person", "the country that person is from")}  # fmt: skip
+    topics = [q for q in said if " — " in q]
+    assert topics and all(q.startswith("The director of the film") for q in topics)
+    assert all(" — who was the head of state of " in q and q.count("?") == 1 for q in topics)
+    # never two phrases before a dash: they are said under one lead instead
+    two = [*intro, Intro("the school of that person", "that school", "its")]
+    for n in range(8):
+        assert " — " not in compose(style, two, f"Who led that school in {1990 + n}?")
 
 
 def test_vague_superlatives_a_person_would_say(realizer: Realizer) -> None:
