@@ -299,7 +299,8 @@ class Wording:
             marker = next((m for m in (" of {x}", " by {x}") if m in of), "")
             front = not named or (self.said and spec.constraints)
             said_ref = self.said and spec.constraints and x.startswith(("that ", "those "))
-            if marker and front and (re.match(r"(?:the|a|an) |[A-Z]", x) or said_ref):
+            said_name = self.said and bool(spec.constraints) and re.match(r"[A-Z]", x) is not None
+            if marker and front and (re.match(r"(?:the|a|an) ", x) or said_ref or said_name):
                 of = self._time_before(of, spec, marker)
             else:
                 of = f"{of} {q}"
