@@ -148,9 +148,11 @@ def _listed(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:
 
 def _lead(style: StylePhrases, parts: Sequence[str], ask: str, topic: bool = True) -> str:
     """The lead sentence with the phrases said first (picked by a hash of them and ``ask``);
-    ``topic``: a lead that makes one phrase the topic of the question ("{x} —") may be used."""
+    ``topic``: one phrase, said as the topic of the question ("{x} —") where style has one."""
     body = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
-    leads = [w for w in style.lead if topic or not w.endswith(" —")]
+    # one phrase is the question's topic ("<x> — who …?"); several are said under a lead
+    topics = [w for w in style.lead if w.endswith(" —")]
+    leads = topics if topic and topics else [w for w in style.lead if not w.endswith(" —")]
     lead = leads[stable_index(body + ask, len(leads))] if leads else "{x}."
     # a name ending in a full stop ("Warner Bros.") ends the sentence once
     return capitalize(lead.replace("{x}", body).replace("..", "."))

@@ -5,6 +5,7 @@ again as "they", a holder's facts as a sentence, and each ambiguity type's vague
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -178,10 +179,10 @@ def test_at_most_three_relation_phrases_in_one_sentence(realizer: Realizer) -> N
         HopSpec(link="P569"),
     ]
     question = realizer.question(chain)
-    assert all(s.count(" of ") <= 3 for s in question.split(". ")), question
+    assert all(s.count(" of ") <= 3 for s in re.split(r"\. | — ", question)), question
     assert question == (
-        "I'm curious about the birthplace of the winner of the Nobel Prize in Physics. When was "
-        "the head of government of its country born?"
+        "The birthplace of the winner of the Nobel Prize in Physics — when was the head of "
+        "government of its country born?"
     )
 
 
@@ -320,14 +321,13 @@ def test_one_of_several_is_asked_as_a_person_would() -> None:
     style = load_templates().style
     intro = [Intro("the country of the birthplace of X", "that country", "its")]
     assert compose(style, intro, "Which head of state of that country was born in 1913?") == (
-        "I've been reading about the country of the birthplace of X. Which of its heads of state "
-        "was born in 1913?"
+        "The country of the birthplace of X — which of its heads of state was born in 1913?"
     )
     assert plural_noun("head coach") == "head coaches" and plural_noun("city") == "cities"
     # a noun that reads wrong after "its" stays as it is
     parts = [Intro("the band formed in 1960", "that band", "its")]
     assert compose(style, parts, "Which part of that band was born in 1940?").endswith(
-        "Which part of that band was born in 1940?"
+        " — which part of that band was born in 1940?"
     )
 
 

@@ -81,11 +81,10 @@ def test_one_sentence_where_it_fits_a_lead_in_not_consider_then(realizer: Realiz
         link="P286", link_inverse=True, class_id=CLUB, constraints=[fact("P118", "Premier League")]
     )
     question = realizer.question([DUTCH, club, HopSpec(link="P2522")])
-    # four facts around a clause: too heavy for one sentence, the person is said first
+    # four facts around a clause: too heavy to nest, the person is said first, as the topic
     assert question == (
-        "I'm thinking of the person from the Netherlands born in 1978. What did the "
-        "association football club that plays in the Premier League and was coached by that "
-        "person win?"
+        "The person from the Netherlands born in 1978 — what did the association football club "
+        "that plays in the Premier League and was coached by that person win?"
     )
     assert "Consider" not in question and ", then " not in question
     film = HopSpec(link="P57", link_inverse=True, class_id=FILM, criterion="P2130", constraints=[])
