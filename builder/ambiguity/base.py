@@ -81,6 +81,7 @@ class ChainContext:
             avoid=avoid,
             accept=self.clue_ok(hop, keys, vetted_over or spec),
             exclude_property=exclude_property,
+            salt=self.seed.id,
         )
 
     @property

@@ -39,15 +39,16 @@ def _word(t: Templates, forms: Sequence[str], seed: str) -> str:
     return frame.replace("{c}", core).replace("{C}", core[:1].upper() + core[1:])
 
 
-def render(facts: Facts, clue: ClueFact, templates: Templates | None = None) -> str:
-    """The clue's fact as the user's words; the wording varies with the fact (a stable hash
-    of kind, property and value), never with the run."""
+def render(facts: Facts, clue: ClueFact, templates: Templates | None = None, salt: str = "") -> str:
+    """The clue's fact as the user's words; the wording varies with the fact and ``salt``
+    (the seed chain's id, so two samples with the same fact need not say it word for word):
+    a stable hash, never the run."""
     t = templates or load_templates()
     p = facts.label(clue.property)
     if clue.kind == "criterion":
         phrases = t.criterion(clue.property)
         return _fill(phrases.clue if clue.value != "min" else phrases.clue_least, "", p)
-    seed = f"{clue.kind}|{clue.property}|{clue.value}"
+    seed = f"{clue.kind}|{clue.property}|{clue.value}" + (f"|{salt}" if salt else "")
     if clue.match == "year":
         v, bare = str(year_of(clue.value)), True
     else:
@@ -136,6 +137,7 @@ def pick_fact_clue(
     avoid: Constraint | None = None,
     accept: Callable[[ClueFact], bool] | None = None,
     exclude_property: str = "",
+    salt: str = "",
 ) -> ClueFact | None:
     """A fact of the target that no other candidate has, rendered without leaking answers.
 
@@ -158,7 +160,7 @@ def pick_fact_clue(
         clue = ClueFact.from_fact(c)
         if accept is not None and not accept(clue):
             continue
-        text = render(facts, clue, t)
+        text = render(facts, clue, t, salt)
         if leaks(text, forbidden):
             continue
         rank = (0 if c.property in t.fact_clues else 1) + (2 if avoid == c else 0)
@@ -169,14 +171,14 @@ def pick_fact_clue(
     return rng.choice([c for r, c in good if r == best])
 
 
-def criterion_clue(facts: Facts, pid: str, order: str = "max") -> ClueFact:
+def criterion_clue(facts: Facts, pid: str, order: str = "max", salt: str = "") -> ClueFact:
     """The criterion itself (``value`` = ``max`` or ``min``) as the user's clarification."""
     clue = ClueFact(kind="criterion", property=pid, value=order, text="")
-    return clue.model_copy(update={"text": render(facts, clue)})
+    return clue.model_copy(update={"text": render(facts, clue, salt=salt)})
 
 
-def qualifier_clue(facts: Facts, spec: HopSpec) -> ClueFact:
+def qualifier_clue(facts: Facts, spec: HopSpec, salt: str = "") -> ClueFact:
     clue = ClueFact(
         kind="qualifier", property=spec.qualifier, value=spec.qualifier_value, match="year", text=""
     )
-    return clue.model_copy(update={"text": render(facts, clue)})
+    return clue.model_copy(update={"text": render(facts, clue, salt=salt)})

@@ -28,7 +28,7 @@ class CriteriaInjector:
             if len(t) == 1 and t[0] not in tops and len(options) < MAX_OPTIONS:
                 options.append(pid)
                 tops.add(t[0])
-        clue = criterion_clue(ctx.facts, spec.criterion, spec.criterion_order)
+        clue = criterion_clue(ctx.facts, spec.criterion, spec.criterion_order, ctx.seed.id)
         inj = InjectionSpec(type="criteria", criteria=options, clue=clue)
         weak = spec.model_copy(update={"criterion": "", "criteria_options": options})
         keys = fits(ctx.facts, weak, prev)

@@ -22,7 +22,7 @@ class VersionInjector:
         inj = InjectionSpec(type="version", clue=ClueFact(property="", text=""))
         weak = weaken(spec, inj)
         keys = fits(ctx.facts, weak, prev)
-        clue: ClueFact | None = qualifier_clue(ctx.facts, spec)
+        clue: ClueFact | None = qualifier_clue(ctx.facts, spec, ctx.seed.id)
         assert clue is not None
         if [k for k in keys if holds(ctx.facts, clue, k, weak, prev)] != [target]:
             clue = None

@@ -131,7 +131,13 @@ def compose(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:
     if intros[-1].possessive == "their":
         ask = with_pronoun(ask, intros[-1].ref)
     said = "".join(f" {capitalize(t)}." for t in told)
-    return _lead(style, parts, ask) + said + " " + capitalize(ask)
+    lead = _lead(style, parts, ask, topic=len(parts) == 1 and not told)
+    if lead.endswith(" —"):
+        # a topic and its question in one sentence: "The director of the film that won … —
+        # who was the head of state of their home country?"
+        ask = capitalize(ask)
+        return f"{lead} {ask[:1].lower()}{ask[1:]}"
+    return lead + said + " " + capitalize(ask)
 
 
 def _listed(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:
@@ -140,9 +146,13 @@ def _listed(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:
     return compose(style, plain, ask)
 
 
-def _lead(style: StylePhrases, parts: Sequence[str], ask: str) -> str:
-    """The lead sentence with the phrases said first (picked by a hash of them and ``ask``)."""
+def _lead(style: StylePhrases, parts: Sequence[str], ask: str, topic: bool = True) -> str:
+    """The lead sentence with the phrases said first (picked by a hash of them and ``ask``);
+    ``topic``: one phrase, said as the topic of the question ("{x} —") where style has one."""
     body = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + ", and " + parts[-1]
-    lead = style.lead[stable_index(body + ask, len(style.lead))] if style.lead else "{x}."
+    # one phrase is the question's topic ("<x> — who …?"); several are said under a lead
+    topics = [w for w in style.lead if w.endswith(" —")]
+    leads = topics if topic and topics else [w for w in style.lead if not w.endswith(" —")]
+    lead = leads[stable_index(body + ask, len(leads))] if leads else "{x}."
     # a name ending in a full stop ("Warner Bros.") ends the sentence once
     return capitalize(lead.replace("{x}", body).replace("..", "."))

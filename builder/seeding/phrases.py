@@ -163,4 +163,6 @@ def plural(verb: str) -> str:
     return f"{PLURAL_VERBS.get(first, first)} {rest}".strip()
 
 
-REF_STOP = frozenset({"of", "that", "where", "{x}", "by", "who", "in", "won", "held", "known"})
+REF_STOP = frozenset(
+    {"of", "that", "where", "{x}", "by", "who", "in", "won", "held", "known", "behind"}
+)

@@ -43,6 +43,18 @@ class RelationPhrases(BaseModel):
         "{n} that won {x}'.",
     )
     typed_ask: str = Field("", description="The ``ask`` with that class noun {n}.")
+    said_of: str = Field(
+        "",
+        description="The ``of`` phrase in the question a person reads ('the home country of "
+        "{x}'), where it differs from the words hop goals are searched with ('the country of "
+        "citizenship of {x}').",
+    )
+    said_ask: str = Field("", description="The ``ask`` in the question a person reads.")
+    whose_of: str = Field(
+        "",
+        description="The ``of`` phrase around a described phrase 'the <noun> <verb> …' said "
+        "with 'whose' ('the country whose team won …'); {xn} = that phrase without 'the'.",
+    )
     dated: bool = Field(
         False,
         description="A point-in-time qualifier goes into a name that takes 'the': 'the winner "
@@ -141,13 +153,18 @@ class Templates(BaseModel):
             return {k: [v] if isinstance(v, str) else v for k, v in value.items()}
         return value
 
-    def relation(self, pid: str, class_id: str = "") -> RelationPhrases:
+    def relation(self, pid: str, class_id: str = "", said: bool = False) -> RelationPhrases:
         """A property's phrases; ``class_id`` (the subject's class) may word it its own way
-        (a painting is ``painted in``, a company ``founded in``)."""
+        (a painting is ``painted in``, a company ``founded in``); ``said``: as the question a
+        person reads words it (``said_of``/``said_ask`` in place of ``of``/``ask``)."""
         own = self.relations.get(pid)
         merged = self.default if own is None else self._merge(own, self.default)
         special = self.class_relations.get(class_id, {}).get(pid) if class_id else None
-        return merged if special is None else self._merge(special, merged)
+        rel = merged if special is None else self._merge(special, merged)
+        if said and (rel.said_of or rel.said_ask):
+            update = {"of": rel.said_of or rel.of, "ask": rel.said_ask or rel.ask}
+            rel = rel.model_copy(update=update)
+        return rel
 
     @staticmethod
     def _merge(own: RelationPhrases, d: RelationPhrases) -> RelationPhrases:
@@ -165,6 +182,9 @@ class Templates(BaseModel):
                 "named_of": own.named_of or d.named_of,
                 "named_ask": own.named_ask or d.named_ask,
                 "dated": own.dated or d.dated,
+                "said_of": own.said_of if own.of else (own.said_of or d.said_of),
+                "said_ask": own.said_ask if own.ask else (own.said_ask or d.said_ask),
+                "whose_of": own.whose_of or d.whose_of,
                 "typed_of": own.typed_of or d.typed_of,
                 "typed_ask": own.typed_ask or d.typed_ask,
             }

@@ -97,6 +97,8 @@ def capitalize(text: str) -> str:
     """One sentence: single spaces, no doubled determiners, capital first letter."""
     text = " ".join(text.split())
     text = tidy(text)
+    # a fact said between commas at the end of a sentence: "…, born in 1911?"
+    text = re.sub(r",\s*([?.,]| —)", r"\1", text)
     return text[:1].upper() + text[1:]
 
 

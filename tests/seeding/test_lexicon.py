@@ -78,6 +78,20 @@ def test_clue_entries_use_only_known_slots(kind: str) -> None:
     assert all("{c}" in f or "{C}" in f for f in t.clue_frames)
 
 
+def test_said_phrases_keep_the_slots_of_the_phrases_they_replace() -> None:
+    """A question's own words for a relation (``said_of``: "the home country of {x}") stand
+    for the same relation: the previous hop's phrase goes in once, nothing else is filled."""
+    t = load_templates()
+    every = [*t.relations.items(), *(kv for c in t.class_relations.values() for kv in c.items())]
+    said = [(pid, rel) for pid, rel in every if rel.said_of or rel.said_ask or rel.whose_of]
+    assert {"P27", "P169", "P47"} <= {pid for pid, _ in said}
+    for pid, rel in said:
+        for form in (rel.said_of, rel.said_ask):
+            assert not form or re.findall(r"\{(\w+)\}", form) == ["x"], (pid, form)
+        assert not rel.said_ask or rel.said_ask.endswith("?"), pid
+        assert not rel.whose_of or re.findall(r"\{(\w+)\}", rel.whose_of) == ["xn"], pid
+
+
 def test_vague_superlatives_never_name_the_criterion() -> None:
     t = load_templates()
     giveaways = {"P2049": "wid", "P2048": "tall", "P2047": "long", "P2130": "expensive"}

@@ -5,6 +5,7 @@ again as "they", a holder's facts as a sentence, and each ambiguity type's vague
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -138,7 +139,7 @@ def timed(pid: str, q: str, y: int, **kw: object) -> HopSpec:
 def test_an_office_names_its_holder(realizer: Realizer) -> None:
     holder = timed("P1308", "P580", 2020, anchor="L:pm-nz")
     assert realizer.question([holder, HopSpec(link="P569")]) == (
-        "I've been reading about the Prime Minister of New Zealand in 2020. When were they born?"
+        "When was the Prime Minister of New Zealand in 2020 born?"
     )
     # version vague form: the time left out, never "back then"
     vague = holder.model_copy(update={"qualifier": "", "qualifier_value": "", "any_time": True})
@@ -155,10 +156,7 @@ def test_an_editions_year_goes_into_its_name(realizer: Realizer) -> None:
     # with a fact of the winner, the fact follows the winner, not the prize
     born = winner.model_copy(update={"constraints": [year("P569", 1867)]})
     text = realizer.question([born, HopSpec(link="P27")])
-    assert text == (
-        "I'm thinking of the 1903 Nobel Prize in Physics winner born in 1867. Which country are "
-        "they a citizen of?"
-    )
+    assert text == ("Which country is the 1903 Nobel Prize in Physics winner born in 1867 from?")
 
 
 def test_a_winner_is_named_by_the_class_all_winners_share(realizer: Realizer) -> None:
@@ -181,26 +179,33 @@ def test_at_most_three_relation_phrases_in_one_sentence(realizer: Realizer) -> N
         HopSpec(link="P569"),
     ]
     question = realizer.question(chain)
-    assert all(s.count(" of ") <= 3 for s in question.split(". ")), question
+    assert all(s.count(" of ") <= 3 for s in re.split(r"\. | — ", question)), question
     assert question == (
-        "I'm thinking of the birthplace of the winner of the Nobel Prize in Physics. When was "
-        "the head of government of its country born?"
+        "The birthplace of the winner of the Nobel Prize in Physics — when was the head of "
+        "government of its country born?"
     )
 
 
 def test_a_person_said_just_before_is_they(realizer: Realizer) -> None:
     winner = timed("P1346", "P585", 1903, anchor="L:physics", constraints=[year("P569", 1867)])
     question = realizer.question([winner, HopSpec(link="P570")])
-    assert question.endswith("When did they die?")
-    assert "that winner" not in question
+    # one sentence where it fits: the winner is the subject of the question itself
+    assert question == "When did the 1903 Nobel Prize in Physics winner born in 1867 die?"
+    # a person said in a sentence of their own is "they" in the next one
+    chain = [HopSpec(link="P1346", anchor="L:physics"), HopSpec(link="P19"), HopSpec(link="P17")]
+    question = realizer.question([*chain, HopSpec(link="P6"), HopSpec(link="P570")])
+    assert "that winner" not in question and "that person" not in question
 
 
-def test_a_holders_facts_at_a_known_time_are_said_as_a_sentence(realizer: Realizer) -> None:
+def test_a_holders_facts_at_a_known_time_are_said_next_to_them(realizer: Realizer) -> None:
     office = HopSpec(link="P1308", anchor="L:pm-nz")
     first = HopSpec(link="P27")
     head = timed("P6", "P580", 2019, constraints=[year("P569", 1980)])
     question = realizer.question([office, first, first, head, HopSpec(link="P570")])
-    assert "Its head of government in 2019 was born in 1980. When did they die?" in question
+    # between commas before the phrase they would otherwise seem to belong to, never a flat
+    # sentence of their own ("Its head of government in 2019 was born in 1980.")
+    assert question.startswith("When did the 2019 head of government, born in 1980, of the ")
+    assert question.endswith(" die?") and question.count("?") == 1 and ". " not in question
     # as the last hop: "Who was its head of government in 2019, born in 1980?"
     ask = realizer.ask(head, "that country")
     assert ask == "Who was the head of government of that country in 2019, born in 1980?"
@@ -316,14 +321,13 @@ def test_one_of_several_is_asked_as_a_person_would() -> None:
     style = load_templates().style
     intro = [Intro("the country of the birthplace of X", "that country", "its")]
     assert compose(style, intro, "Which head of state of that country was born in 1913?") == (
-        "I've been reading about the country of the birthplace of X. Which of its heads of state "
-        "was born in 1913?"
+        "The country of the birthplace of X — which of its heads of state was born in 1913?"
     )
     assert plural_noun("head coach") == "head coaches" and plural_noun("city") == "cities"
     # a noun that reads wrong after "its" stays as it is
     parts = [Intro("the band formed in 1960", "that band", "its")]
     assert compose(style, parts, "Which part of that band was born in 1940?").endswith(
-        "Which part of that band was born in 1940?"
+        " — which part of that band was born in 1940?"
     )
 
 
