@@ -1,0 +1,141 @@
+"""A chain's later version hop takes the year the chain is already about ("the chief executive
+of the game's developer back when it came out"), unless that year is a transition year."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from builder.kb.store import KnowledgeStore
+from builder.records.seed import Constraint, HopSpec
+from builder.seeding.era import Era, era_of, eras
+from builder.seeding.facts import Facts, year_of
+from builder.seeding.options import aligned_versions
+from builder.seeding.search import ChainBuilder
+from builder.validity.certify import Refusal
+from tests.ambiguity.minikb import build_store, ent
+
+GAME, COMPANY, HUMAN = "Q7889", "Q783794", "Q5"
+
+
+def _world() -> list:  # type: ignore[type-arg]
+    return [
+        ent(GAME, "video game"),
+        ent(COMPANY, "company"),
+        ent(HUMAN, "human"),
+        ent("L:osaka", "Osaka"),
+        ent("L:kyoto", "Kyoto"),
+        ent("L:nara", "Nara"),
+        ent("L:racing", "racing"),
+        ent(
+            "L:acme",
+            "Acme Games",
+            COMPANY,
+            {
+                "P571": "1980",
+                "P169": [
+                    {"v": "L:ann", "P580": "2002", "P582": "2015"},
+                    {"v": "L:bo", "P580": "2015", "P582": "2020"},
+                    {"v": "L:cy", "P580": "2020", "rank": "preferred"},
+                ],
+            },
+            "Acme Games is a video game company founded in 1980. Ann Aki was its chief "
+            "executive from 2002 to 2015, Bo Baba from 2015 to 2020 and Cy Chiba since 2020.",
+        ),
+        ent(
+            "L:ann",
+            "Ann Aki",
+            HUMAN,
+            {"P569": "1950", "P19": "L:osaka"},
+            "Ann Aki is a businesswoman born in 1950 in Osaka, chief executive of Acme Games.",
+        ),
+        ent(
+            "L:bo",
+            "Bo Baba",
+            HUMAN,
+            {"P569": "1960", "P19": "L:kyoto"},
+            "Bo Baba is a businessman born in 1960 in Kyoto, chief executive of Acme Games.",
+        ),
+        ent(
+            "L:cy",
+            "Cy Chiba",
+            HUMAN,
+            {"P569": "1970", "P19": "L:nara"},
+            "Cy Chiba is a businessman born in 1970 in Nara, chief executive of Acme Games.",
+        ),
+        ent(
+            "L:rocket",
+            "Rocket Run",
+            GAME,
+            {"P178": "L:acme", "P136": "L:racing", "P577": "2019-05-01"},
+            "Rocket Run is a racing video game developed by Acme Games and released in 2019.",
+        ),
+        ent(
+            "L:comet",
+            "Comet Chase",
+            GAME,
+            {"P178": "L:acme", "P136": "L:racing", "P577": "2015-06-01"},
+            "Comet Chase is a racing video game developed by Acme Games and released in 2015.",
+        ),
+    ]
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
+    s = build_store(Path(tmp_path_factory.mktemp("era")) / "kb.sqlite", _world())
+    yield s
+    s.close()
+
+
+def _game(year: int) -> HopSpec:
+    racing = Constraint(property="P136", value="L:racing", value_label="racing")
+    released = Constraint(
+        property="P577", value=f"+{year}-00-00T00:00:00Z", value_label=str(year), match="year"
+    )
+    return HopSpec(class_id=GAME, constraints=[racing, released])
+
+
+def test_a_chain_reaches_the_year_its_game_came_out(store: KnowledgeStore) -> None:
+    facts = Facts(store)
+    specs = [_game(2019), HopSpec(link="P178")]
+    # the developer's own founding year is not the era of its chief executives
+    assert eras(facts, specs, ["L:rocket", "L:acme"]) == [Era(2019, 0, "constraint", "P577")]
+    ceo = HopSpec(link="P169", qualifier="P580", qualifier_value="+2019-00-00T00:00:00Z")
+    era = era_of(facts, [*specs, ceo], ["L:rocket", "L:acme", "L:bo"], 2)
+    assert era == Era(2019, 0, "constraint", "P577")
+    other = ceo.model_copy(update={"qualifier_value": "+2017-00-00T00:00:00Z"})
+    assert era_of(facts, [*specs, other], ["L:rocket", "L:acme", "L:bo"], 2) is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_version_of_the_chains_year_is_chosen(store: KnowledgeStore, seed: int) -> None:
+    """2019 is inside Bo Baba's term (2015-2020) and no term's start or middle: only the
+    year of the game's release offers it, and the search takes it."""
+    facts = Facts(store)
+    steps = ChainBuilder(facts).build("L:rocket", 3, random.Random(seed))
+    assert steps is not None
+    last = steps[-1].opt
+    assert last.spec.link == "P169" and last.answer_key == "L:bo"
+    assert year_of(last.spec.qualifier_value) == 2019
+
+
+def test_a_transition_year_is_not_used(store: KnowledgeStore) -> None:
+    """2015, when Ann Aki's term ended and Bo Baba's began, fits both in the real world: the
+    certifier refuses "the chief executive in 2015", so the chain takes another year, or 2015
+    with a fact of Bo Baba's that Ann Aki does not share (born in Kyoto), as before."""
+    facts = Facts(store)
+    builder = ChainBuilder(facts)
+    (opt, *_) = aligned_versions(facts, "L:acme", "P169", "entity", 2015)
+    assert opt.spec.constraints == [] and opt.answer_key == "L:bo"
+    got = builder.certifier.hop(opt.spec, "L:acme", opt.answer_key)
+    assert isinstance(got, Refusal) and got.reason == "not_unique"
+    for seed in range(4):
+        steps = builder.build("L:comet", 3, random.Random(seed))
+        assert steps is not None
+        last = steps[-1].opt
+        assert last.spec.link == "P169"
+        assert year_of(last.spec.qualifier_value) != 2015 or last.spec.constraints
+        assert not isinstance(builder.certifier.hop(last.spec, "L:acme", last.answer_key), Refusal)
