@@ -123,6 +123,9 @@ class Templates(BaseModel):
         default_factory=dict, description="Clue clauses the clue picker does not prefer."
     )
     clue_frames: list[str] = Field(default_factory=list)
+    era_clues: dict[str, list[str]] = Field(
+        default_factory=dict, description="A version's year said as the chain's own time."
+    )
     criterion_default: CriterionPhrases
     criteria: dict[str, CriterionPhrases]
     criteria_classes: dict[str, CriterionPhrases] = Field(default_factory=dict)
@@ -130,7 +133,9 @@ class Templates(BaseModel):
     style: StylePhrases = Field(default_factory=StylePhrases)
     vague: VaguePhrases = Field(default_factory=VaguePhrases)
 
-    @field_validator("fact_clues", "qualifier_clues", "person_clues", "more_clues", mode="before")
+    @field_validator(
+        "fact_clues", "qualifier_clues", "person_clues", "more_clues", "era_clues", mode="before"
+    )
     @classmethod
     def _variants(cls, value: Any) -> Any:
         """A clue entry is one clause or a list of them."""
@@ -220,6 +225,7 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
             "fact_clues": clues.get("fact", {}),
             "qualifier_clues": clues.get("qualifier", {}),
             "clue_frames": clues.get("frames", []),
+            "era_clues": clues.get("era", {}),
             "person_clues": clues.get("person", {}),
             "more_clues": clues.get("more", {}),
             "criterion_default": crit["default"],
