@@ -33,7 +33,8 @@ HUB_BONUS = 0.5
 # a version of another year than the one the chain is already about, where that year's
 # version is an option ("its head of state at the time"): it loses every tie (the random
 # spread) but not to an option it keeps one more ambiguity over. A penalty, not a bonus of
-# the aligned one, so that versions gain no ground on the other kinds
+# the aligned one, so that versions gain no ground on the other kinds (nor from one that may
+# carry an entity ambiguity no version of the chain's year may, see off_era)
 OFF_ERA_PENALTY = 0.9
 SEARCH_BUDGET = 200
 MAX_CANDIDATES = 20  # as injection: more candidates than one clue can tell apart
@@ -178,13 +179,17 @@ class ChainBuilder:
                 not aligned(o, years),
             )
         )
-        era_links = {o.spec.link for o in opts if aligned(o, years)}
+        carry = [(o, self._carry(o, prev, alts, index)) for o in opts[:MAX_SCORED]]
+        # links with a version of the chain's year, and those where one may also carry an
+        # entity ambiguity (a recalled fact its own alternatives share)
+        era_links = {o.spec.link for o, _ in carry if aligned(o, years)}
+        era_entity = {o.spec.link for o, c in carry if aligned(o, years) and recalls(o, index, c)}
         scored = []
-        for o in opts[:MAX_SCORED]:
-            carried = self._carry(o, prev, alts, index)
+        for o, carried in carry:
             bonus = KIND_BONUS.get(o.kind, 0.0) if index in carried else 0.0
             bonus += HUB_BONUS if o.answer_key in self.hubs else 0.0
-            if o.kind == "version" and o.spec.link in era_links and not aligned(o, years):
+            entity = recalls(o, index, carried) and o.spec.link not in era_entity
+            if o.spec.link in era_links and off_era(o, years, entity):
                 bonus -= OFF_ERA_PENALTY
             scored.append((len(carried) + bonus + rng.random() * 0.9, o, carried))
         scored.sort(key=lambda t: -t[0])
@@ -339,3 +344,16 @@ class ChainBuilder:
 def aligned(opt: Option, years: frozenset[int]) -> bool:
     """Whether ``opt`` is a version of one of ``years``."""
     return opt.kind == "version" and year_of(opt.spec.qualifier_value) in years
+
+
+def off_era(opt: Option, years: frozenset[int], entity: bool) -> bool:
+    """Whether ``opt`` is a version of another year than ``years`` that loses ties to the
+    version of the chain's year: not when it may carry an entity ambiguity (``entity``)
+    that no version of the chain's year may."""
+    return opt.kind == "version" and not aligned(opt, years) and not entity
+
+
+def recalls(opt: Option, index: int, carried: dict[int, list[str]]) -> bool:
+    """Whether a version with a recalled fact has alternatives of its own ("the head of
+    state who was born in 1946" fits several): it may carry an entity ambiguity."""
+    return opt.kind == "version" and bool(opt.spec.constraints) and index in carried

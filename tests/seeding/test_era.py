@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from builder.kb.store import KnowledgeStore
+from builder.records.page import Page
 from builder.records.seed import Constraint, HopSpec
+from builder.records.wikidata import Entity
 from builder.seeding.era import Era, era_of, eras
 from builder.seeding.facts import Facts, year_of
 from builder.seeding.options import aligned_versions
@@ -21,7 +23,30 @@ from tests.ambiguity.minikb import build_store, ent
 GAME, COMPANY, HUMAN = "Q7889", "Q783794", "Q5"
 
 
-def _world() -> list:  # type: ignore[type-arg]
+def _person(key: str, name: str, born: str, place: str, company: str) -> tuple[Entity, Page | None]:
+    city = place.removeprefix("L:").title()
+    return ent(
+        key,
+        name,
+        HUMAN,
+        {"P569": born, "P19": place},
+        f"{name} is a businessperson born in {born} in {city}, chief executive of {company}.",
+    )
+
+
+def _game(key: str, name: str, dev: str, genre: str, year: str) -> tuple[Entity, Page | None]:
+    maker = {"L:acme": "Acme Games", "L:zenith": "Zenith Soft"}[dev]
+    kind = genre.removeprefix("L:")
+    return ent(
+        key,
+        name,
+        GAME,
+        {"P178": dev, "P136": genre, "P577": f"{year}-05-01"},
+        f"{name} is a {kind} video game developed by {maker} and released in {year}.",
+    )
+
+
+def _world() -> list[tuple[Entity, Page | None]]:
     return [
         ent(GAME, "video game"),
         ent(COMPANY, "company"),
@@ -30,6 +55,7 @@ def _world() -> list:  # type: ignore[type-arg]
         ent("L:kyoto", "Kyoto"),
         ent("L:nara", "Nara"),
         ent("L:racing", "racing"),
+        ent("L:puzzle", "puzzle"),
         ent(
             "L:acme",
             "Acme Games",
@@ -37,49 +63,37 @@ def _world() -> list:  # type: ignore[type-arg]
             {
                 "P571": "1980",
                 "P169": [
-                    {"v": "L:ann", "P580": "2002", "P582": "2015"},
+                    {"v": "L:ann", "P580": "2002", "P582": "2014"},
                     {"v": "L:bo", "P580": "2015", "P582": "2020"},
-                    {"v": "L:cy", "P580": "2020", "rank": "preferred"},
+                    {"v": "L:cy", "P580": "2021", "rank": "preferred"},
                 ],
             },
             "Acme Games is a video game company founded in 1980. Ann Aki was its chief "
-            "executive from 2002 to 2015, Bo Baba from 2015 to 2020 and Cy Chiba since 2020.",
+            "executive from 2002 to 2014, Bo Baba from 2015 to 2020 and Cy Chiba since 2021.",
         ),
+        _person("L:ann", "Ann Aki", "1950", "L:osaka", "Acme Games"),
+        _person("L:bo", "Bo Baba", "1960", "L:kyoto", "Acme Games"),
+        _person("L:cy", "Cy Chiba", "1970", "L:nara", "Acme Games"),
         ent(
-            "L:ann",
-            "Ann Aki",
-            HUMAN,
-            {"P569": "1950", "P19": "L:osaka"},
-            "Ann Aki is a businesswoman born in 1950 in Osaka, chief executive of Acme Games.",
+            "L:zenith",
+            "Zenith Soft",
+            COMPANY,
+            {
+                "P571": "1990",
+                "P169": [
+                    {"v": "L:dee", "P580": "2005", "P582": "2015"},
+                    {"v": "L:eve", "P580": "2015", "rank": "preferred"},
+                ],
+            },
+            "Zenith Soft is a video game company founded in 1990. Dee Doi was its chief "
+            "executive from 2005 to 2015 and Eve Endo since 2015.",
         ),
-        ent(
-            "L:bo",
-            "Bo Baba",
-            HUMAN,
-            {"P569": "1960", "P19": "L:kyoto"},
-            "Bo Baba is a businessman born in 1960 in Kyoto, chief executive of Acme Games.",
-        ),
-        ent(
-            "L:cy",
-            "Cy Chiba",
-            HUMAN,
-            {"P569": "1970", "P19": "L:nara"},
-            "Cy Chiba is a businessman born in 1970 in Nara, chief executive of Acme Games.",
-        ),
-        ent(
-            "L:rocket",
-            "Rocket Run",
-            GAME,
-            {"P178": "L:acme", "P136": "L:racing", "P577": "2019-05-01"},
-            "Rocket Run is a racing video game developed by Acme Games and released in 2019.",
-        ),
-        ent(
-            "L:comet",
-            "Comet Chase",
-            GAME,
-            {"P178": "L:acme", "P136": "L:racing", "P577": "2015-06-01"},
-            "Comet Chase is a racing video game developed by Acme Games and released in 2015.",
-        ),
+        _person("L:dee", "Dee Doi", "1955", "L:osaka", "Zenith Soft"),
+        _person("L:eve", "Eve Endo", "1965", "L:kyoto", "Zenith Soft"),
+        _game("L:rocket", "Rocket Run", "L:acme", "L:racing", "2019"),
+        _game("L:star", "Star Sprint", "L:acme", "L:racing", "2012"),
+        _game("L:comet", "Comet Chase", "L:zenith", "L:puzzle", "2015"),
+        _game("L:moon", "Moon Maze", "L:zenith", "L:puzzle", "2008"),
     ]
 
 
@@ -90,7 +104,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
     s.close()
 
 
-def _game(year: int) -> HopSpec:
+def _racing(year: int) -> HopSpec:
     racing = Constraint(property="P136", value="L:racing", value_label="racing")
     released = Constraint(
         property="P577", value=f"+{year}-00-00T00:00:00Z", value_label=str(year), match="year"
@@ -100,7 +114,7 @@ def _game(year: int) -> HopSpec:
 
 def test_a_chain_reaches_the_year_its_game_came_out(store: KnowledgeStore) -> None:
     facts = Facts(store)
-    specs = [_game(2019), HopSpec(link="P178")]
+    specs = [_racing(2019), HopSpec(link="P178")]
     # the developer's own founding year is not the era of its chief executives
     assert eras(facts, specs, ["L:rocket", "L:acme"]) == [Era(2019, 0, "constraint", "P577")]
     ceo = HopSpec(link="P169", qualifier="P580", qualifier_value="+2019-00-00T00:00:00Z")
@@ -123,14 +137,14 @@ def test_the_version_of_the_chains_year_is_chosen(store: KnowledgeStore, seed: i
 
 
 def test_a_transition_year_is_not_used(store: KnowledgeStore) -> None:
-    """2015, when Ann Aki's term ended and Bo Baba's began, fits both in the real world: the
+    """2015, when Dee Doi's term ended and Eve Endo's began, fits both in the real world: the
     certifier refuses "the chief executive in 2015", so the chain takes another year, or 2015
-    with a fact of Bo Baba's that Ann Aki does not share (born in Kyoto), as before."""
+    with a fact of Eve Endo's that Dee Doi does not share (born in Kyoto), as before."""
     facts = Facts(store)
     builder = ChainBuilder(facts)
-    (opt, *_) = aligned_versions(facts, "L:acme", "P169", "entity", 2015)
-    assert opt.spec.constraints == [] and opt.answer_key == "L:bo"
-    got = builder.certifier.hop(opt.spec, "L:acme", opt.answer_key)
+    (opt, *_) = aligned_versions(facts, "L:zenith", "P169", "entity", 2015)
+    assert opt.spec.constraints == [] and opt.answer_key == "L:eve"
+    got = builder.certifier.hop(opt.spec, "L:zenith", opt.answer_key)
     assert isinstance(got, Refusal) and got.reason == "not_unique"
     for seed in range(4):
         steps = builder.build("L:comet", 3, random.Random(seed))
@@ -138,4 +152,5 @@ def test_a_transition_year_is_not_used(store: KnowledgeStore) -> None:
         last = steps[-1].opt
         assert last.spec.link == "P169"
         assert year_of(last.spec.qualifier_value) != 2015 or last.spec.constraints
-        assert not isinstance(builder.certifier.hop(last.spec, "L:acme", last.answer_key), Refusal)
+        got = builder.certifier.hop(last.spec, "L:zenith", last.answer_key)
+        assert not isinstance(got, Refusal)
