@@ -184,8 +184,9 @@ def qualifier_clue(facts: Facts, spec: HopSpec) -> ClueFact:
 
 
 WON = frozenset({"P1346", "P166"})  # an earlier hop's year is the year its answer won
+# (a founding year is worded as any other: "back when it was founded" after "the country of
+# that company" would read as the country's)
 RELEASED = frozenset({"P577", "P1191"})
-FOUNDED = frozenset({"P571", "P619"})
 
 
 def era_clue(facts: Facts, spec: HopSpec, era: Era, era_answer: str) -> ClueFact:
@@ -198,8 +199,6 @@ def era_clue(facts: Facts, spec: HopSpec, era: Era, era_answer: str) -> ClueFact
         key = "won" if facts.is_human(era_answer) or _team(facts, era_answer) else "won_it"
     elif era.property in RELEASED:
         key = "released"
-    elif era.property in FOUNDED:
-        key = "founded"
     else:
         key = "same"
     forms = t.era_clues.get(key)

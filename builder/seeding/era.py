@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from builder.records.seed import HopSpec
 from builder.seeding.facts import Facts, year_of
 
-# an answer's own year: released, founded, premiered, launched, took place, began
+# an answer's own year (the first it has): released, founded, premiered, launched, took
+# place, began
 ANSWER_YEARS = ("P577", "P571", "P1191", "P619", "P585", "P580")
 # a described year that dates an event (a birth or death year does not: "the head of state
 # when they were born" is not what a chain about a prize winner asks)
@@ -36,33 +37,35 @@ class Era:
 
 
 def eras(facts: Facts, specs: Sequence[HopSpec], keys: Sequence[str]) -> list[Era]:
-    """The years of hops ``specs`` (answers ``keys``) for the hop after them, nearest hop
-    first and, per hop, its qualifier, then its described years, then its answer's. The last
-    hop's described and answer years are left out: they are facts of the subject the next hop
-    asks about (a country's founding year is not an era of its heads of state)."""
-    out: list[Era] = []
+    """The years of hops ``specs`` (answers ``keys``) for the hop after them, best first: the
+    hops' own years (the time the question is about), then their described years, then their
+    answers' years (release, founding), each nearest hop first. The last hop's described and
+    answer years are left out: they are facts of the subject the next hop asks about (a
+    country's founding is no era of its heads of state)."""
+    own: list[Era] = []
+    described: list[Era] = []
+    answered: list[Era] = []
     last = len(specs) - 1
     for j in range(last, -1, -1):
         spec = specs[j]
         y = year_of(spec.qualifier_value) if spec.qualifier in ("P585", "P580") else None
         if y is not None and not spec.any_time:
-            out.append(Era(y, j, "qualifier", spec.link))
+            own.append(Era(y, j, "qualifier", spec.link))
         if j == last:
             continue
         for c in spec.constraints:
             cy = year_of(c.value) if c.match == "year" else None
             if cy is not None and c.property in CONSTRAINT_YEARS:
-                out.append(Era(cy, j, "constraint", c.property))
-        if j < len(keys):
-            ent = facts.entity(keys[j])
-            for pid in ANSWER_YEARS if ent is not None else ():
-                if facts.timed(keys[j], pid):
-                    continue
-                vals = facts.value_keys(keys[j], pid)
-                ay = year_of(vals[0]) if len(vals) == 1 else None
-                if ay is not None:
-                    out.append(Era(ay, j, "answer", pid))
-                    break
+                described.append(Era(cy, j, "constraint", c.property))
+        for pid in ANSWER_YEARS if j < len(keys) and facts.entity(keys[j]) else ():
+            if facts.timed(keys[j], pid):
+                continue
+            vals = facts.value_keys(keys[j], pid)
+            ay = year_of(vals[0]) if len(vals) == 1 else None
+            if ay is not None:
+                answered.append(Era(ay, j, "answer", pid))
+                break
+    out = [*own, *described, *answered]
     seen: set[int] = set()
     unique = []
     for e in out:

@@ -34,7 +34,7 @@ HUB_BONUS = 0.5
 # version is an option ("its head of state at the time"): it loses every tie (the random
 # spread) but not to an option it keeps one more ambiguity over. A penalty, not a bonus of
 # the aligned one, so that versions gain no ground on the other kinds (nor from one that may
-# carry an entity ambiguity no version of the chain's year may, see off_era)
+# carry an entity ambiguity no version of the chain's year may, see recalls)
 OFF_ERA_PENALTY = 0.9
 SEARCH_BUDGET = 200
 MAX_CANDIDATES = 20  # as injection: more candidates than one clue can tell apart
@@ -165,7 +165,7 @@ class ChainBuilder:
         alts: dict[int, list[str]],
         index: int,
         rng: random.Random,
-        years: frozenset[int] = frozenset(),
+        years: tuple[int, ...] = (),
     ) -> list[tuple[Option, dict[int, list[str]]]]:
         """Options by how many ambiguity-capable hops they keep consequential, with bonuses
         for rarer kinds and hubs, and versions of the chain's ``years`` before the others."""
@@ -180,8 +180,8 @@ class ChainBuilder:
             )
         )
         carry = [(o, self._carry(o, prev, alts, index)) for o in opts[:MAX_SCORED]]
-        # links with a version of the chain's year, and those where one may also carry an
-        # entity ambiguity (a recalled fact its own alternatives share)
+        # links with a version of one of the chain's years, and those where one may also
+        # carry an entity ambiguity (a recalled fact its own alternatives share)
         era_links = {o.spec.link for o, _ in carry if aligned(o, years)}
         era_entity = {o.spec.link for o, c in carry if aligned(o, years) and recalls(o, index, c)}
         scored = []
@@ -189,8 +189,8 @@ class ChainBuilder:
             bonus = KIND_BONUS.get(o.kind, 0.0) if index in carried else 0.0
             bonus += HUB_BONUS if o.answer_key in self.hubs else 0.0
             entity = recalls(o, index, carried) and o.spec.link not in era_entity
-            if o.spec.link in era_links and off_era(o, years, entity):
-                bonus -= OFF_ERA_PENALTY
+            if o.kind == "version" and o.spec.link in era_links and not aligned(o, years):
+                bonus -= 0.0 if entity else OFF_ERA_PENALTY
             scored.append((len(carried) + bonus + rng.random() * 0.9, o, carried))
         scored.sort(key=lambda t: -t[0])
         return [(o, c) for _, o, c in scored]
@@ -234,11 +234,12 @@ class ChainBuilder:
         return self._anchored
 
     def _years(self, path: list[Step]) -> list[int]:
-        """The years the chain so far names or reaches (:func:`builder.seeding.era.eras`)."""
+        """The years the chain so far names or reaches, best first
+        (:func:`builder.seeding.era.eras`)."""
         specs = [s.opt.spec for s in path]
         return [e.year for e in eras(self.facts, specs, [s.opt.answer_key for s in path])]
 
-    def _era_options(self, prev: str, years: frozenset[int]) -> list[Option]:
+    def _era_options(self, prev: str, years: tuple[int, ...]) -> list[Option]:
         """Versions of ``prev``'s time-qualified relations in one of ``years`` that its
         options do not already have (a term that began that year is one)."""
         have = {
@@ -319,7 +320,7 @@ class ChainBuilder:
             self._links[prev] = link_options(
                 self.facts, prev, self.inverse_props, self.certifier.completeness.dated
             )
-        years = frozenset(self._years(path))
+        years = tuple(self._years(path))
         opts = [
             o
             for o in [*self._links[prev], *self._era_options(prev, years)]
@@ -341,16 +342,9 @@ class ChainBuilder:
                 return
 
 
-def aligned(opt: Option, years: frozenset[int]) -> bool:
+def aligned(opt: Option, years: tuple[int, ...]) -> bool:
     """Whether ``opt`` is a version of one of ``years``."""
     return opt.kind == "version" and year_of(opt.spec.qualifier_value) in years
-
-
-def off_era(opt: Option, years: frozenset[int], entity: bool) -> bool:
-    """Whether ``opt`` is a version of another year than ``years`` that loses ties to the
-    version of the chain's year: not when it may carry an entity ambiguity (``entity``)
-    that no version of the chain's year may."""
-    return opt.kind == "version" and not aligned(opt, years) and not entity
 
 
 def recalls(opt: Option, index: int, carried: dict[int, list[str]]) -> bool:

@@ -122,6 +122,14 @@ def test_a_chain_reaches_the_year_its_game_came_out(store: KnowledgeStore) -> No
     assert era == Era(2019, 0, "constraint", "P577")
     other = ceo.model_copy(update={"qualifier_value": "+2017-00-00T00:00:00Z"})
     assert era_of(facts, [*specs, other], ["L:rocket", "L:acme", "L:bo"], 2) is None
+    # the year the question is about (a win) comes before the year the winner came out
+    won = HopSpec(
+        link="P1346", anchor="L:prize", qualifier="P585", qualifier_value="+2020-00-00T00:00:00Z"
+    )
+    assert eras(facts, [won, HopSpec(link="P178")], ["L:rocket", "L:acme"]) == [
+        Era(2020, 0, "qualifier", "P1346"),
+        Era(2019, 0, "answer", "P577"),
+    ]
 
 
 @pytest.mark.parametrize("seed", range(4))
