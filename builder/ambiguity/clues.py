@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from builder.kb.text import normalize_name
 from builder.records.seed import ClueFact, Constraint, HopSpec
 from builder.seeding.compose import stable_index
+from builder.seeding.era import Era
 from builder.seeding.facts import Facts, at_time, year_of
 from builder.seeding.options import distinct_facts, fact_constraints
 from builder.seeding.resolve import base_fits, top
@@ -182,3 +183,40 @@ def qualifier_clue(facts: Facts, spec: HopSpec, salt: str = "") -> ClueFact:
         kind="qualifier", property=spec.qualifier, value=spec.qualifier_value, match="year", text=""
     )
     return clue.model_copy(update={"text": render(facts, clue, salt=salt)})
+
+
+WON = frozenset({"P1346", "P166"})  # an earlier hop's year is the year its answer won
+# (a founding year is worded as any other: "back when it was founded" after "the country of
+# that company" would read as the country's)
+RELEASED = frozenset({"P577", "P1191"})
+
+
+def era_clue(facts: Facts, spec: HopSpec, era: Era, era_answer: str, salt: str = "") -> ClueFact:
+    """The version's year said as the chain's own time ("Back when they won, in 1993."):
+    the same structured clue as :func:`qualifier_clue`, worded by where the year comes from
+    (``era``, whose hop's answer is ``era_answer``). The year stays the clue's one number."""
+    clue = qualifier_clue(facts, spec, salt)
+    t = load_templates()
+    if era.source == "qualifier" and era.property in WON:
+        key = "won" if facts.is_human(era_answer) or _team(facts, era_answer) else "won_it"
+    elif era.property in RELEASED:
+        key = "released"
+    else:
+        key = "same"
+    forms = t.era_clues.get(key)
+    if not forms:
+        return clue
+    seed = f"era|{key}|{clue.property}|{clue.value}|{salt}"
+    text = forms[stable_index(seed, len(forms))].replace("{v}", str(year_of(clue.value)))
+    return clue.model_copy(update={"text": text})
+
+
+def _team(facts: Facts, key: str) -> bool:
+    """Whether the winner is a group that wins as "they" (a club, a team, a band)."""
+    return not TEAMS.isdisjoint(facts.classes(key))
+
+
+# football club, sports team, sports club, basketball team, national team, musical group
+TEAMS = frozenset(
+    {"Q476028", "Q12973014", "Q847017", "Q13393265", "L:class-national-team", "Q215380"}
+)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from builder.ambiguity.base import ChainContext, Failure, Proposal, finish
-from builder.ambiguity.clues import holds, qualifier_clue
+from builder.ambiguity.clues import era_clue, holds, qualifier_clue
 from builder.ambiguity.plan import weaken
 from builder.records.seed import ClueFact, InjectionSpec
+from builder.seeding.era import era_of
 from builder.seeding.facts import year_of
 from builder.seeding.resolve import fits
 
@@ -22,7 +23,12 @@ class VersionInjector:
         inj = InjectionSpec(type="version", clue=ClueFact(property="", text=""))
         weak = weaken(spec, inj)
         keys = fits(ctx.facts, weak, prev)
-        clue: ClueFact | None = qualifier_clue(ctx.facts, spec, ctx.seed.id)
+        era = era_of(ctx.facts, ctx.specs, ctx.keys, hop)
+        clue: ClueFact | None = (
+            era_clue(ctx.facts, spec, era, ctx.keys[era.hop], ctx.seed.id)
+            if era is not None and ctx.facts.entity(target) is not None
+            else qualifier_clue(ctx.facts, spec, ctx.seed.id)
+        )
         assert clue is not None
         if [k for k in keys if holds(ctx.facts, clue, k, weak, prev)] != [target]:
             clue = None

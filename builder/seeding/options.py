@@ -293,6 +293,26 @@ def _version_options(facts: Facts, prev: str, pid: str, kind: str) -> list[Optio
     return out
 
 
+def aligned_versions(facts: Facts, prev: str, pid: str, kind: str, year: int) -> list[Option]:
+    """The version of ``pid`` in ``year`` (a year the chain is already about, see
+    :mod:`builder.seeding.era`): the one statement dated that year (``P585``) or in force
+    then (``P580``), with the recalled-fact variants :func:`_version_options` makes. Whether
+    no other statement also holds in that year (a transition year) is the certifier's to
+    refuse, as for every option."""
+    timed = facts.timed(prev, pid)
+    if not timed or year <= 0:
+        return []
+    qual = "P585" if any(v.point_in_time for v in timed) else "P580"
+    spec = HopSpec(link=pid, qualifier=qual, qualifier_value=f"+{year:04d}-00-00T00:00:00Z")
+    got = fits(facts, spec, prev)
+    if len(got) != 1 or (kind == "entity" and not facts.has_label(got[0])):
+        return []
+    out = [Option(spec, got[0], kind, "version")]
+    if kind == "entity":
+        out.extend(_recalled(facts, spec, prev, got[0], timed))
+    return out
+
+
 RECALLED = ("P19", "P569", "P27", "P577", "P571")  # facts a person recalls
 MAX_RECALLED = 2
 

@@ -7,10 +7,12 @@ from dataclasses import dataclass
 
 from builder.records.sample import Evidence
 from builder.records.seed import ClueFact, Constraint, HopSpec
+from builder.seeding.era import eras
 from builder.seeding.evidence import answer_text, evidence_options, retrievable
-from builder.seeding.facts import Facts
+from builder.seeding.facts import Facts, year_of
 from builder.seeding.options import (
     Option,
+    aligned_versions,
     distinct_facts,
     link_options,
     topic_options,
@@ -28,6 +30,12 @@ MAX_SCORED = 24
 KIND_BONUS = {"criterion": 2.5, "version": 0.5}
 MAX_ALTS = 6
 HUB_BONUS = 0.5
+# a version of another year than the one the chain is already about, where that year's
+# version is an option ("its head of state at the time"): it loses every tie (the random
+# spread) but not to an option it keeps one more ambiguity over. A penalty, not a bonus of
+# the aligned one, so that versions gain no ground on the other kinds (nor from one that may
+# carry an entity ambiguity no version of the chain's year may, see recalls)
+OFF_ERA_PENALTY = 0.9
 SEARCH_BUDGET = 200
 MAX_CANDIDATES = 20  # as injection: more candidates than one clue can tell apart
 
@@ -53,6 +61,7 @@ class ChainBuilder:
         rels = load_templates().relations
         self.inverse_props = [p for p in sorted(rels) if facts.datatype(p) == "wikibase-item"]
         self._links: dict[str, list[Option]] = {}
+        self._aligned: dict[tuple[str, int], list[Option]] = {}
         self._anchored: dict[str, list[Option]] | None = None
         self.hubs = self._hubs()
 
@@ -156,15 +165,32 @@ class ChainBuilder:
         alts: dict[int, list[str]],
         index: int,
         rng: random.Random,
+        years: tuple[int, ...] = (),
     ) -> list[tuple[Option, dict[int, list[str]]]]:
+        """Options by how many ambiguity-capable hops they keep consequential, with bonuses
+        for rarer kinds and hubs, and versions of the chain's ``years`` before the others."""
         rng.shuffle(opts)
         # the options that may add an ambiguity, or lead to a set that may, are scored first
-        opts.sort(key=lambda o: (o.kind not in INJECTABLE, o.answer_key not in self.hubs))
+        # (and among them the versions of the chain's years, which a long list would crowd out)
+        opts.sort(
+            key=lambda o: (
+                o.kind not in INJECTABLE,
+                o.answer_key not in self.hubs,
+                not aligned(o, years),
+            )
+        )
+        carry = [(o, self._carry(o, prev, alts, index)) for o in opts[:MAX_SCORED]]
+        # links with a version of one of the chain's years, and those where one may also
+        # carry an entity ambiguity (a recalled fact its own alternatives share)
+        era_links = {o.spec.link for o, _ in carry if aligned(o, years)}
+        era_entity = {o.spec.link for o, c in carry if aligned(o, years) and recalls(o, index, c)}
         scored = []
-        for o in opts[:MAX_SCORED]:
-            carried = self._carry(o, prev, alts, index)
+        for o, carried in carry:
             bonus = KIND_BONUS.get(o.kind, 0.0) if index in carried else 0.0
             bonus += HUB_BONUS if o.answer_key in self.hubs else 0.0
+            entity = recalls(o, index, carried) and o.spec.link not in era_entity
+            if o.kind == "version" and o.spec.link in era_links and not aligned(o, years):
+                bonus -= 0.0 if entity else OFF_ERA_PENALTY
             scored.append((len(carried) + bonus + rng.random() * 0.9, o, carried))
         scored.sort(key=lambda t: -t[0])
         return [(o, c) for _, o, c in scored]
@@ -206,6 +232,33 @@ class ChainBuilder:
                     if self._certified(opt, None):
                         self._anchored.setdefault(o.answer_key, []).append(opt)
         return self._anchored
+
+    def _years(self, path: list[Step]) -> list[int]:
+        """The years the chain so far names or reaches, best first
+        (:func:`builder.seeding.era.eras`)."""
+        specs = [s.opt.spec for s in path]
+        return [e.year for e in eras(self.facts, specs, [s.opt.answer_key for s in path])]
+
+    def _era_options(self, prev: str, years: tuple[int, ...]) -> list[Option]:
+        """Versions of ``prev``'s time-qualified relations in one of ``years`` that its
+        options do not already have (a term that began that year is one)."""
+        have = {
+            (o.spec.link, year_of(o.spec.qualifier_value))
+            for o in self._links[prev]
+            if o.kind == "version"
+        }
+        kinds = {o.spec.link: o.answer_kind for o in self._links[prev] if o.kind == "version"}
+        out: list[Option] = []
+        for year in sorted(years):
+            if (prev, year) not in self._aligned:
+                self._aligned[(prev, year)] = [
+                    o
+                    for pid, kind in sorted(kinds.items())
+                    if (pid, year) not in have
+                    for o in aligned_versions(self.facts, prev, pid, kind, year)
+                ]
+            out += self._aligned[(prev, year)]
+        return out
 
     def _certified(self, opt: Option, prev: str | None) -> bool:
         """Only descriptions unique in the real world (see :mod:`builder.validity`)."""
@@ -267,16 +320,18 @@ class ChainBuilder:
             self._links[prev] = link_options(
                 self.facts, prev, self.inverse_props, self.certifier.completeness.dated
             )
+        years = tuple(self._years(path))
         opts = [
             o
-            for o in self._links[prev]
+            for o in [*self._links[prev], *self._era_options(prev, years)]
             if o.answer_key not in answers | mentioned
             and not ({c.value for c in o.spec.constraints} & answers)
             and o.spec.link not in used
             and (final or o.answer_kind == "entity")
             and self._certified(o, prev)
         ]
-        for opt, carried in self._ranked(opts, prev, path[-1].alts, len(path), rng)[:MAX_TRIES]:
+        ranked = self._ranked(opts, prev, path[-1].alts, len(path), rng, years)
+        for opt, carried in ranked[:MAX_TRIES]:
             if final and not carried:
                 continue
             ev = evidence_options(self.facts, opt.spec, prev, opt.answer_key)
@@ -285,3 +340,14 @@ class ChainBuilder:
             self._extend([*path, Step(opt, ev, carried)], length, rng)
             if self.budget <= 0 or self._full(self.best, length):
                 return
+
+
+def aligned(opt: Option, years: tuple[int, ...]) -> bool:
+    """Whether ``opt`` is a version of one of ``years``."""
+    return opt.kind == "version" and year_of(opt.spec.qualifier_value) in years
+
+
+def recalls(opt: Option, index: int, carried: dict[int, list[str]]) -> bool:
+    """Whether a version with a recalled fact has alternatives of its own ("the head of
+    state who was born in 1946" fits several): it may carry an entity ambiguity."""
+    return opt.kind == "version" and bool(opt.spec.constraints) and index in carried

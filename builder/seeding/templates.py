@@ -138,6 +138,9 @@ class Templates(BaseModel):
     clue_values: dict[str, str] = Field(
         default_factory=dict, description="How a clue names a value (female: 'a woman')."
     )
+    era_clues: dict[str, list[str]] = Field(
+        default_factory=dict, description="A version's year said as the chain's own time."
+    )
     criterion_default: CriterionPhrases
     criteria: dict[str, CriterionPhrases]
     criteria_classes: dict[str, CriterionPhrases] = Field(default_factory=dict)
@@ -145,7 +148,9 @@ class Templates(BaseModel):
     style: StylePhrases = Field(default_factory=StylePhrases)
     vague: VaguePhrases = Field(default_factory=VaguePhrases)
 
-    @field_validator("fact_clues", "qualifier_clues", "person_clues", "more_clues", mode="before")
+    @field_validator(
+        "fact_clues", "qualifier_clues", "person_clues", "more_clues", "era_clues", mode="before"
+    )
     @classmethod
     def _variants(cls, value: Any) -> Any:
         """A clue entry is one clause or a list of them."""
@@ -244,6 +249,7 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
             "qualifier_clues": clues.get("qualifier", {}),
             "clue_frames": clues.get("frames", []),
             "clue_values": clues.get("values", {}),
+            "era_clues": clues.get("era", {}),
             "person_clues": clues.get("person", {}),
             "more_clues": clues.get("more", {}),
             "criterion_default": crit["default"],

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from builder.ambiguity import inject, registry
 from builder.ambiguity.checks import run_checks
+from builder.ambiguity.clues import era_clue, qualifier_clue
 from builder.evaluation.oracle import restored_by_hop
 from builder.kb.store import KnowledgeStore
 from builder.records.sample import Sample
+from builder.records.seed import Constraint, HopSpec
+from builder.seeding.era import Era
+from builder.seeding.facts import Facts
+from builder.seeding.generate import chain_from_specs
 from tests.ambiguity.chains import ceo_chain, game_chain, lake_chain, same_platform_chain
 
 
@@ -96,3 +103,35 @@ def test_registry_refuses_duplicates_and_unknown_types() -> None:
     with pytest.raises(ConfigError, match="unknown ambiguity type"):
         registry.get(["ambiguous-ish"])
     assert registry.names() == ["entity", "version", "criteria", "factual"]
+
+
+def test_version_of_the_chains_year_is_worded_as_that_time(mini: KnowledgeStore) -> None:
+    """Retro Studios' game (Tropical Freeze, released in 2014) -> its platform -> the
+    platform's maker -> its chief executive in 2014: the clue says the year as the time the
+    game came out, and the sample still passes every check."""
+    retro = Constraint(property="P178", value="L:retro", value_label="Retro Studios")
+    specs = [
+        HopSpec(class_id="Q7889", constraints=[retro]),
+        HopSpec(link="P400"),
+        HopSpec(link="P178"),
+        HopSpec(link="P169", qualifier="P580", qualifier_value="+2014-00-00T00:00:00Z"),
+        HopSpec(link="P19"),
+    ]
+    chain = chain_from_specs(mini, "seed-000005", specs)
+    s = _only(mini, lambda _: chain, "version")
+    cp = s.checkpoints[3]
+    assert cp.ambiguity_type == "version" and "2014" not in s.question
+    assert cp.clue in ("Back when it came out, in 2014.", "I mean in 2014, when it came out.")
+
+
+def test_era_clue_words_a_win_and_keeps_the_clue_a_year(mini: KnowledgeStore) -> None:
+    facts = Facts(mini)
+    spec = HopSpec(link="P169", qualifier="P580", qualifier_value="+2016-00-00T00:00:00Z")
+    won = era_clue(facts, spec, Era(2016, 0, "qualifier", "P1346"), "L:iwata")
+    plain = qualifier_clue(facts, spec)
+    assert won.model_copy(update={"text": ""}) == plain.model_copy(update={"text": ""})
+    assert "they won" in won.text and re.findall(r"\d{4}", won.text) == ["2016"]
+    thing = era_clue(facts, spec, Era(2016, 0, "qualifier", "P1346"), "L:botw")
+    assert "it won" in thing.text
+    other = era_clue(facts, spec, Era(2016, 1, "qualifier", "P169"), "L:iwata")
+    assert "won" not in other.text and "2016" in other.text

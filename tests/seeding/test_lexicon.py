@@ -121,6 +121,24 @@ def test_clue_frames_keep_to_filler_words() -> None:
         assert set(words) <= known, frame
 
 
+def test_era_clues_keep_the_year_their_one_number_and_add_only_filler() -> None:
+    """A version clue of the chain's own time ("Back when they won, in 1993.") says the year
+    and, around it, words the oracle reads as filler, so it finds what
+    "I mean in 1993." finds."""
+    t = load_templates()
+    root = Path(__file__).resolve().parents[2] / "builder" / "prompts" / "eval"
+    lines = (root / "oracle_filler.txt").read_text(encoding="utf-8").splitlines()
+    stop = (root / "oracle_stopwords.txt").read_text(encoding="utf-8").split()
+    known = {w for line in lines if not line.startswith("#") for w in line.split()} | set(stop)
+    assert {"won", "won_it", "released", "same"} <= t.era_clues.keys()
+    for forms in t.era_clues.values():
+        for form in forms:
+            assert form.count("{v}") == 1 and not re.search(r"\d", form), form
+            assert set(re.findall(r"\{(\w+)\}", form)) == {"v"}, form
+            words = set(re.findall(r"[a-z']+", form.replace("{v}", "").lower()))
+            assert words <= known, form
+
+
 @pytest.mark.parametrize("name", ["relations", "clues", "criteria", "names", "style", "vague"])
 def test_lexicon_files_have_no_duplicate_keys(name: str) -> None:
     """YAML keeps the last of two equal keys silently; a reviewer's entry must not vanish."""
