@@ -251,15 +251,28 @@ class Realizer(Wording):
 _DET = r"(?:the|a|an|that|those) "
 _RELATION_OF = re.compile(rf" of (?:{_DET}[a-z]|(?!{_DET})[a-z])")
 _RELATIVE = re.compile(r"\b(?:that|who|which|where|whose)\b")
+# a nested clause's last word met by the question's own verb or a stranded preposition: "…
+# the place where Elvis Presley died born?", "… where Nino Rota died pass away?", "Which
+# country is the birthplace of … in?" read as broken; such a question is said in two parts
+_CLAUSE_END = (
+    r"died|born|formed|founded|located|headquartered|released|held|made|based|introduced|won"
+    r"|played|directed|written|developed|painted|published|signed|discovered|invented"
+)
+_GARDEN_PATH = re.compile(
+    rf"\b(?:{_CLAUSE_END}) (?:be )?(?:born|die|pass away|founded|released|introduced|located"
+    rf"|formed|made|held|start|end|open|begin|win|come out)\?$|\b(?:of|by) [^?]* in\?$"
+)
 
 
 def readable(question: str) -> bool:
     """Whether a question of one sentence with every hop nested stays readable: at most
     ``MAX_WORDS`` words, ``MAX_STACK`` relation phrases ("the head of state of the country
-    of the birthplace of …" is three) and two relative clauses."""
+    of the birthplace of …" is three) and two relative clauses, and no clause's last verb
+    met by the question's (``_GARDEN_PATH``)."""
     body = question.split(" ", 1)[-1]  # the question word is no relative pronoun
     return (
-        len(question.split()) <= MAX_WORDS
+        not _GARDEN_PATH.search(question)
+        and len(question.split()) <= MAX_WORDS
         and len(_RELATION_OF.findall(question)) <= MAX_STACK
         and len(_RELATIVE.findall(body)) <= 2
     )

@@ -7,7 +7,7 @@ import pytest
 from builder.kb.store import KnowledgeStore
 from builder.records.seed import Constraint, HopSpec
 from builder.seeding.facts import Facts
-from builder.seeding.realize import Realizer
+from builder.seeding.realize import Realizer, readable
 from builder.seeding.text import join_verbs, the
 
 HUMAN, FILM, PAINTING, NOVEL = "Q5", "Q11424", "Q3305213", "L:class-novel"
@@ -209,3 +209,30 @@ def test_forward_hop_facts_go_before_a_final_nested_phrase(realizer: Realizer) -
     assert realizer.ask(work, "that painter") == (
         "Which notable work of that painter was created in 1889?"
     )
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "When was the head of state of the country of the place where Elvis Presley died born?",
+        "When did the head of government of the country of the place where Nino Rota died "
+        "pass away?",
+        "When was the head of state of the country where Apple Inc. is headquartered born?",
+        "Which country is the birthplace of the 2014 CEO of the developer of TypeScript in?",
+    ],
+)
+def test_a_clause_verb_met_by_the_question_verb_is_not_one_sentence(question: str) -> None:
+    # read as broken ("… died born?"): the question is said in two parts instead
+    assert not readable(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "When was the head of state of the home country of the CEO of BP born?",
+        "When was the Prime Minister of the United Kingdom born?",
+        "When did the 1974 Nobel Prize in Physiology or Medicine winner born in 1902 die?",
+    ],
+)
+def test_a_question_verb_after_a_noun_stays_one_sentence(question: str) -> None:
+    assert readable(question)
