@@ -4,7 +4,7 @@
 # packages, serve it on 127.0.0.1, run `discobench eval run` against it, stop it.
 #
 #   bash scripts/local_model.sh all        # build + fetch + serve + eval + stop
-#   bash scripts/local_model.sh build      # llama-server into $LOCAL_DIR/bin (~13 min, 2 cores)
+#   bash scripts/local_model.sh build      # llama-server into $LOCAL_DIR/bin (~8 min, 2 idle cores)
 #   bash scripts/local_model.sh fetch      # the GGUF into $LOCAL_DIR/model, sha256 checked
 #   bash scripts/local_model.sh serve      # start llama-server (pid in $LOCAL_DIR/server.pid)
 #   bash scripts/local_model.sh eval       # neutral and guided runs on $DATASET ($LIMIT samples)
