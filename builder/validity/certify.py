@@ -95,10 +95,19 @@ class Certifier:
                     "version_incomplete", f"{subj}'s {rel} is not declared complete for {year}"
                 )
             if spec.any_time:
-                d = comp.forward_any(prev, spec.link)
+                # a version without its time ranges over the declared years (its clue's year
+                # lies in them); a holder described by a fact over all time ("the medicine
+                # laureate born in 1925") is unique only over every holder ever, which a list
+                # over a range of years does not give
+                d = (
+                    comp.forward(prev, spec.link)
+                    if spec.constraints
+                    else comp.forward_any(prev, spec.link)
+                )
                 if d is not None:
                     return comp.universe(d)
-                return Refusal("version_incomplete", f"{subj}'s {rel} over time is not complete")
+                what = "over all time" if spec.constraints else "over time"
+                return Refusal("version_incomplete", f"{subj}'s {rel} {what} is not complete")
             if comp.single_valued(spec.link):
                 vals = f.value_keys(prev, spec.link)
                 if len(vals) == 1:

@@ -221,6 +221,19 @@ def test_a_transition_year_is_refused_and_a_mid_term_year_certified(cert: Certif
     assert isinstance(ok, Certificate) and ok.source == "acme-ceos"
 
 
+def test_a_fact_over_all_time_needs_every_holder_ever(cert: Certifier) -> None:
+    """Acme's CEOs are declared for 2000-2024 only: 'the Acme CEO born in 1960' may fit
+    someone before 2000, so it is refused; the time-less version (its clue's year inside the
+    range) still ranges over the declared years."""
+    born = Constraint(property="P569", value=_y(1960), value_label="1960", match="year")
+    by_fact = HopSpec(link="P169", any_time=True, constraints=[born])
+    got = _refused(cert.hop(by_fact, "L:acme", "L:ceo-b"), "version_incomplete")
+    assert "over all time" in got.detail
+    assert cert.members_fitting(by_fact, "L:acme") is None
+    versions = HopSpec(link="P169", any_time=True)
+    assert cert.members_fitting(versions, "L:acme") == ["L:ceo-a", "L:ceo-b", "L:ceo-c"]
+
+
 def test_a_version_clue_on_a_transition_year_does_not_single_out(cert: Certifier) -> None:
     spec = HopSpec(link="P169", qualifier="P580", qualifier_value=_y(2016))
     clue = ClueFact(kind="qualifier", property="P580", value=_y(2015), match="year", text="")
