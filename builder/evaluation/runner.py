@@ -288,6 +288,8 @@ def run_agent(
         episodes.close()
         writer.close()
         agent_obj.close()
+        if helper is not None:
+            helper.close()
     summary.wall_seconds = time.perf_counter() - started
     if backend is not None:
         summary.search_cache_hits, summary.search_cache_misses = backend.hits, backend.misses

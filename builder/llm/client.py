@@ -227,6 +227,21 @@ class LLMClient:
     def __repr__(self) -> str:  # never show the key
         return f"LLMClient(model={self.model!r}, host={self.host!r})"
 
+    def close(self) -> None:
+        """Close the HTTP connections now (not at garbage collection). Idempotent; a call
+        made afterwards fails with the SDK's connection error."""
+        self._client.close()
+
+    @property
+    def closed(self) -> bool:
+        return self._client.is_closed()
+
+    def __enter__(self) -> LLMClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def chat(
         self,
         messages: list[dict[str, Any]],

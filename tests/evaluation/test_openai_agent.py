@@ -10,6 +10,8 @@ import pytest
 
 from builder.config import Settings
 from builder.evaluation import Limits, iter_trajectories, run_agent, score
+from builder.evaluation.agents import AGENTS, AgentContext
+from builder.evaluation.agents.base import Agent
 from builder.records.trajectory import AnswerEvent, AskEvent, SearchEvent
 from tests.evaluation.world import build_store, world_samples
 from tests.fakes.openai_server import FakeOpenAIServer, Reply, text_reply, tool_reply
@@ -233,3 +235,53 @@ def test_llm_user_and_llm_judge_wired_through_the_runner(store, tmp_path: Path) 
     assert aux["input_tokens"] > 0  # user + judge tokens, kept apart from the agent's
     m = score(game, [traj])
     assert m.accuracy == 1.0 and m.checkpoint_pass == 1.0 and m.ce_a == 1.0
+
+
+def _wait_for(cond: Any, timeout: float = 3.0) -> bool:
+    import time
+
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.02)
+    return cond()
+
+
+_KEPT: list[Any] = []  # agents made by "kept-openai": referenced, so only a close ends them
+
+
+if "kept-openai" not in AGENTS:
+
+    @AGENTS.register("kept-openai")
+    def _kept_openai(ctx: AgentContext) -> Agent:
+        agent = AGENTS.get("openai")(ctx)
+        _KEPT.append(agent)
+        return agent
+
+
+def test_a_run_closes_its_model_connections(store, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """The agent's and the helper's (LLM user and judge) keep-alive connections are closed
+    when the run ends, not left to the garbage collector: a long-lived process (a notebook,
+    a sweep over models) would otherwise hold one socket per worker thread per run."""
+
+    def dispatch(body: dict[str, Any]) -> Reply:
+        system = body["messages"][0]["content"]
+        if "You read a search agent" in system:
+            return text_reply(json.dumps({"1": "x", "2": ""}))
+        return tool_reply(("answer", {"answer": "x"}))
+
+    with FakeOpenAIServer(dispatch) as server:
+        summary = run_agent(
+            world_samples()[:3],
+            agent="kept-openai:m",
+            store=store,
+            out=tmp_path / "closed.jsonl",
+            progress=False,
+            settings=_settings(server),
+            concurrency=3,
+            judge="llm",
+        )
+        assert summary.errors == 0 and len(server.requests) > 3  # agent and judge calls
+        assert _wait_for(lambda: server.open_connections == 0), server.open_connections
+        assert _KEPT and _KEPT[-1].client.closed

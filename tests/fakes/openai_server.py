@@ -110,6 +110,7 @@ class FakeOpenAIServer:
         self.requests: list[dict[str, Any]] = []
         self.auth_headers: list[str] = []
         self.failures_sent = 0
+        self.open_connections = 0  # client connections not yet closed (keep-alive)
         self._lock = threading.Lock()
         self._calls = 0
         self._httpd = _Server(("127.0.0.1", 0), self._handler_class())
@@ -220,6 +221,18 @@ class FakeOpenAIServer:
 
             def log_message(self, format: str, *args: Any) -> None:  # quiet
                 return
+
+            def setup(self) -> None:
+                super().setup()
+                with server._lock:
+                    server.open_connections += 1
+
+            def finish(self) -> None:  # the client closed the connection (or it broke)
+                try:
+                    super().finish()
+                finally:
+                    with server._lock:
+                        server.open_connections -= 1
 
             def _send(
                 self,

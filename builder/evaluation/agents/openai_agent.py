@@ -70,7 +70,7 @@ class OpenAIAgent:
         }
 
     def close(self) -> None:
-        return None
+        self.client.close()
 
     def _execute(self, ep: Episode, call: ToolCall) -> str:
         if call.arguments_error:
