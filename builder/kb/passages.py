@@ -8,8 +8,9 @@ Here the page is split into segments (sentences, and the ``;``-separated rows in
 and segments are picked greedily: each next one covers the most query words not yet shown,
 a word counting less the more segments of the page hold it (``won`` on a page of winners
 tells nothing; ``2019`` does). Up to ``MAX_SEGMENTS`` segments, in page order, joined by
-``…``; a segment longer than ``MAX_SEGMENT_CHARS`` is cut to a window around its first
-query word.
+``…``; a segment longer than ``MAX_SEGMENT_CHARS`` is cut to a window around the query's
+year (named, or held by a span) when it has one — a long list row of office holders shows
+the holder of that year — else around its first query word.
 
 Words are compared the way the FTS5 index tokenizes them (``unicode61 remove_diacritics``:
 letters and digits, case and diacritics folded), so a snippet shows what matched. A year in
@@ -25,7 +26,7 @@ import unicodedata
 from functools import lru_cache
 
 # names how snippets are made, for caches of search responses (bump when the choice changes)
-SNIPPETS = "passages-1"
+SNIPPETS = "passages-2"
 MAX_SEGMENTS = 3
 MAX_SEGMENT_CHARS = 240
 
@@ -37,30 +38,40 @@ _BOUNDARY = re.compile(r"(?<=[\w)\]][\w)\]][.!?])\s+(?=[^\W_a-z]|[\"'(])|(?<=;)\
 
 
 # a span of years: "1951–1955", "(2023–)", "from 26 October 1951 to 5 April 1955",
-# "between 1993 and 2013", "since 2019"; a dash before a date ("1874 – 24 January 1965", a
-# life span) is not an open span
+# "between 1993 and 2013", "since 2019", "(from 2012)" in a list row; a dash before a date
+# ("1874 – 24 January 1965", a life span) is not an open span
 _SPAN = re.compile(
     r"\b(\d{4})\s*[–—-]\s*(?:(\d{4})\b|(?!\s*\d))"
     r"|\bfrom\b[^;]*?\b(\d{4})\b[^;]*?\b(?:to|until)\b[^;]*?\b(\d{4})\b"
     r"|\bbetween\s+(\d{4})\s+and\s+(\d{4})\b"
     r"|\bsince\s+(?:\w+\s+){0,2}?(\d{4})\b"
+    r"|\(from\s+(\d{4})\)"
 )
 _YEAR = re.compile(r"^\d{4}$")
 OPEN_END = 9999
 
 
+# "the first non-LDP government since 1955": an event that ended a run, not a span of it
+_FIRST_SINCE = re.compile(r"\bfirst\b(?:\W+\w+){0,6}\W*$")
+
+
 def spans(text: str) -> list[tuple[int, int]]:
     """The spans of years ``text`` gives, as (first, last) years; an open span ends at
-    ``OPEN_END``."""
+    ``OPEN_END``. "The first … since 1955" is no span: it says what happened then, not what
+    lasted since."""
     out = []
     for m in _SPAN.finditer(text):
-        a, b, c, d, f, g, e = m.groups()
+        a, b, c, d, f, g, e, h = m.groups()
+        if e and _FIRST_SINCE.search(text[max(0, m.start() - 80) : m.start()]):
+            continue
         if a:
             out.append((int(a), int(b) if b else OPEN_END))
         elif c:
             out.append((int(c), int(d)))
         elif f:
             out.append((int(f), int(g)))
+        elif h:
+            out.append((int(h), OPEN_END))
         else:
             out.append((int(e), OPEN_END))
     return out
@@ -88,11 +99,34 @@ def segments(text: str) -> list[str]:
     return [s.strip() for s in _BOUNDARY.split(text) if s.strip()]
 
 
-def _window(segment: str, wanted: set[str]) -> str:
+def _year_at(segment: str, years: list[int]) -> int | None:
+    """Where ``segment`` names one of ``years``, else where a span of it holds one."""
+    for y in years:
+        m = re.search(rf"\b{y}\b", segment)
+        if m:
+            return m.start()
+    for m in _SPAN.finditer(segment):
+        if any(lo <= y <= hi for lo, hi in spans(m.group()) for y in years):
+            return m.start()
+    return None
+
+
+def _window(segment: str, wanted: set[str], years: list[int] | None = None) -> str:
+    """A long segment cut to ``MAX_SEGMENT_CHARS`` around the query's year when it names
+    one or a span holding it (in a long list row, "Shinzo Abe (2012–2020)" for a query "…
+    2019": the names come before their spans, so the window leads up to it), else around
+    its first query word."""
     if len(segment) <= MAX_SEGMENT_CHARS:
         return segment
-    first = next((m.start() for m in _TOKEN.finditer(segment) if fold(m.group()) in wanted), 0)
-    start = max(0, min(first - MAX_SEGMENT_CHARS // 3, len(segment) - MAX_SEGMENT_CHARS))
+    at = _year_at(segment, years) if years else None
+    if at is not None:
+        first = at
+        lead = 2 * MAX_SEGMENT_CHARS // 3
+    else:
+        words = (m.start() for m in _TOKEN.finditer(segment) if fold(m.group()) in wanted)
+        first = next(words, 0)
+        lead = MAX_SEGMENT_CHARS // 3
+    start = max(0, min(first - lead, len(segment) - MAX_SEGMENT_CHARS))
     if start:
         space = segment.find(" ", start)
         start = space + 1 if 0 <= space < first else start
@@ -134,4 +168,4 @@ def passage(text: str, query: str) -> str:
         shown |= held[i]
     if not chosen:
         return _window(parts[0], set())
-    return " … ".join(_window(parts[i], wanted) for i in sorted(chosen))
+    return " … ".join(_window(parts[i], wanted, years) for i in sorted(chosen))

@@ -52,6 +52,50 @@ def test_a_span_of_years_holds_a_year_of_the_query() -> None:
     assert "from 10 May 1940" not in got
 
 
+def test_an_open_row_span_counts_and_the_first_since_is_no_span() -> None:
+    assert spans("Dmitry Medvedev (2008–2012) and Vladimir Putin (from 2012)") == [
+        (2008, 2012),
+        (2012, 9999),
+    ]
+    # "the first … since 1955" ended a run in 1993; it lasted nothing since
+    assert spans("He led the first non-LDP government since 1955, at the head of it") == []
+    assert covers("It has been the largest party since 2003", 2010)
+
+
+# the heads of government row of a country page: longer than a snippet's window
+JAPAN_PMS = "Japan is a country in Asia. Its heads of government have included " + ", ".join(
+    f"{name} ({a}–{b})"
+    for name, a, b in [
+        ("Toshiki Kaifu", 1989, 1991),
+        ("Kiichi Miyazawa", 1991, 1993),
+        ("Morihiro Hosokawa", 1993, 1994),
+        ("Tomiichi Murayama", 1994, 1996),
+        ("Ryutaro Hashimoto", 1996, 1998),
+        ("Keizo Obuchi", 1998, 2000),
+        ("Yoshiro Mori", 2000, 2001),
+        ("Junichiro Koizumi", 2001, 2006),
+        ("Shinzo Abe", 2006, 2007),
+        ("Yasuo Fukuda", 2007, 2008),
+        ("Taro Aso", 2008, 2009),
+        ("Yukio Hatoyama", 2009, 2010),
+        ("Naoto Kan", 2010, 2011),
+        ("Yoshihiko Noda", 2011, 2012),
+        ("Shinzo Abe", 2012, 2020),
+        ("Yoshihide Suga", 2020, 2021),
+    ]
+)
+
+
+def test_a_long_row_is_cut_around_the_span_holding_the_query_year() -> None:
+    got = passage(JAPAN_PMS, "head government Japan 2019")
+    assert "Shinzo Abe (2012–2020)" in got  # the name before its span is in the window
+    assert len(got) <= 2 * (MAX_SEGMENT_CHARS + 2)
+    got = passage(JAPAN_PMS, "head government Japan 2003")
+    assert "Junichiro Koizumi (2001–2006)" in got
+    # no year in the query: cut around the first query word, as before
+    assert "Toshiki Kaifu" in passage(JAPAN_PMS, "heads government Japan")
+
+
 def test_a_long_sentence_is_cut_around_the_words() -> None:
     text = "Intro. " + " ".join(["filler"] * 80) + " the key word here " + " ".join(["x"] * 80)
     got = passage(text, "key")
