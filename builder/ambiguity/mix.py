@@ -6,8 +6,10 @@ in seed order are mostly easy and mostly version ambiguity. :func:`select_mix` k
 at least ``min_samples`` (each domain keeping at least ``min_per_domain``, or all it has) whose
 difficulty and type shares come closest to the paper's (:data:`PAPER_DIFFICULTY`,
 :data:`PAPER_TYPES`): it leaves out one sample at a time, always the one whose absence brings the
-shares closest, and stops when no absence helps or the floor is reached. Nothing is changed in
-the samples kept; each one left out is a reject (check ``mix``) saying why.
+shares closest, and stops when no absence helps or the floor is reached; then a kept sample
+whose question another kept one asks in the same words is swapped for a left-out one of the
+same difficulty, types and domain, where there is one. Nothing is changed in the samples kept;
+each one left out is a reject (check ``mix``) saying why.
 """
 
 from __future__ import annotations
@@ -73,6 +75,36 @@ class _Mix:
         self.types.subtract(sig[1])
 
 
+def _fewer_repeats(
+    kept: list[Sample], out: list[Sample], order: list[Sample]
+) -> tuple[list[Sample], list[Sample]]:
+    """Swap a kept sample whose question another kept sample asks in the same words for a
+    left-out one of the same difficulty, types and domain whose question none asks: the
+    shares and the domain counts stay exactly as chosen, the benchmark repeats itself less
+    (the same vague question seven times, each with its own clue, tells little more than
+    once). Kept samples stay in seed order."""
+    asked: Counter[str] = Counter(s.question for s in kept)
+    spare: dict[tuple[str, tuple[str, ...], str], list[Sample]] = {}
+    for s in out:
+        spare.setdefault((*_signature(s), s.domain), []).append(s)
+    for i in range(len(kept) - 1, -1, -1):
+        s = kept[i]
+        if asked[s.question] < 2:
+            continue
+        pool = spare.get((*_signature(s), s.domain), [])
+        new = next((o for o in pool if asked[o.question] == 0), None)
+        if new is None:
+            continue
+        pool.remove(new)
+        pool.append(s)
+        kept[i] = new
+        asked[s.question] -= 1
+        asked[new.question] += 1
+    rank = {id(s): n for n, s in enumerate(order)}
+    gone = {id(s) for s in kept}
+    return sorted(kept, key=lambda s: rank[id(s)]), [s for s in order if id(s) not in gone]
+
+
 def select_mix(samples: Sequence[Sample], target: MixTarget | None = None) -> Selection:
     """The samples to keep (in their order) and a reject for each one left out."""
     target = target or MixTarget()
@@ -101,6 +133,7 @@ def select_mix(samples: Sequence[Sample], target: MixTarget | None = None) -> Se
         mix.remove(_signature(gone))
         domains[gone.domain] -= 1
         out.append(gone)
+    kept, out = _fewer_repeats(kept, out, list(samples))
     rejects = [
         Reject(
             seed_id=s.provenance.seed_id,

@@ -9,14 +9,14 @@ from builder.ambiguity.stats import table1
 from builder.records.sample import Checkpoint, Provenance, Sample, difficulty_for
 
 
-def _sample(i: int, domain: str, types: list[str]) -> Sample:
+def _sample(i: int, domain: str, types: list[str], question: str = "q?") -> Sample:
     cps = [
         Checkpoint(index=j + 1, goal="g", answer="a", ambiguous=j < len(types),
                    ambiguity_type=types[j] if j < len(types) else "")  # type: ignore[arg-type]
         for j in range(4)
     ]  # fmt: skip
     return Sample(id=f"disco-{i:06d}", domain=domain, difficulty=difficulty_for(len(types)),  # type: ignore[arg-type]
-                  question="q?", unambiguous_question="q?", answer="a", checkpoints=cps,
+                  question=question, unambiguous_question=question, answer="a", checkpoints=cps,
                   num_ambiguities=len(types),
                   provenance=Provenance(seed_id=f"seed-{i:06d}"))  # fmt: skip
 
@@ -66,3 +66,27 @@ def test_nothing_left_out_when_it_would_not_help_or_the_floor_is_met() -> None:
     assert select_mix(pool, MixTarget(min_samples=len(pool))).kept == pool
     balanced = [_sample(1, "art", ["entity", "version", "factual"])]
     assert select_mix(balanced * 3, MixTarget(min_samples=1)).rejects == []
+
+
+def test_a_repeated_question_is_swapped_for_a_left_out_one_of_the_same_kind() -> None:
+    """The same vague question asked by several kept samples (each with its own clue) gives
+    way to a left-out sample of the same difficulty, types and domain that asks another one;
+    the shares and the domain counts stay exactly as the selection chose them."""
+    pool = [_sample(i, "games" if i % 2 else "music", ["version"], f"q{i}?") for i in range(40)]
+    pool += [_sample(100 + i, "music", ["entity", "version"], f"r{i}?") for i in range(6)]
+    # the first eight easy music samples all ask the same words
+    for i in range(0, 16, 2):
+        pool[i] = _sample(i, "music", ["version"], "When was the winner born?")
+    target = MixTarget(min_samples=20, min_per_domain=5)
+    got = select_mix(pool, target)
+    asked = Counter(s.question for s in got.kept)
+    assert asked["When was the winner born?"] == 1
+    assert len(got.kept) == 20 and len(asked) == 20
+    # the same shares and domains as without the repeats
+    plain = select_mix([_sample(int(s.id[-6:]), s.domain, [c.ambiguity_type for c in s.checkpoints if c.ambiguous], f"u{n}?") for n, s in enumerate(pool)], target)  # fmt: skip
+    assert Counter((s.difficulty, s.domain) for s in got.kept) == Counter(
+        (s.difficulty, s.domain) for s in plain.kept
+    )
+    assert {r.sample_id for r in got.rejects} == {s.id for s in pool} - {s.id for s in got.kept}
+    order = [s.id for s in pool]
+    assert [s.id for s in got.kept] == sorted((s.id for s in got.kept), key=order.index)
