@@ -103,6 +103,14 @@ class StylePhrases(BaseModel):
     plural: list[str] = Field(default_factory=list)
     keep_of: list[str] = Field(default_factory=list)
     short: dict[str, str] = Field(default_factory=dict)
+    remark: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="A person's facts said after the question ('I mean the one born in 1902.'): "
+        "forms under 'one', 'noun' and 'several'.",
+    )
+    remark_weak: list[str] = Field(
+        default_factory=list, description="Referring nouns a remark never names ('the head')."
+    )
 
 
 class VaguePhrases(BaseModel):

@@ -61,6 +61,15 @@ PERSON_PROPS = frozenset(
 _ENDS_REF = re.compile(r"\b(?:that|those) (?:(?!\w+ed\b)[\w'-]+ ?){1,3}$")
 # a question that ends with its preposition ("Which country is {x} in?")
 _STRANDED = re.compile(r"^(Which|What) (.+) (in|on|at|for|to|from|with)\?$")
+# a place described by what happened there, whose country the question asks about: "the
+# place where Elvis Presley died", "the city where the manufacturer of Spikevax is
+# headquartered", "the region where the team … is located", "the birthplace of X"
+COUNTRY = "P17"
+_PLACE_WHERE = re.compile(r"^the (?:place|city|region) where (.+?) (?:(is|was|were|are) )?(\w+)$")
+_BASE_VERBS = {"died": "die", "lived": "live", "premiered": "premiere"}
+_BIRTHPLACE = re.compile(r"^the birthplace of (.+)$")
+_BIRTHPLACE_OF = re.compile(r"^(.+)'s birthplace$")
+_HOSTED = re.compile(r"^the (?:city|place) that hosted (.+)$")
 _END_PREPOSITIONS = (" in", " on", " of", " at", " to", " for", " by", " with")
 _THE_NOUNS = ("award", "prize", "office", "position", "competition", "tournament", "cup", "medal")
 
@@ -273,16 +282,20 @@ class Wording:
     def _time_before(self, of: str, spec: HopSpec, marker: str) -> str:
         """A relation's time before a described phrase, as an adjective where it is a year
         ("the 2014 head coach of <x>"), else after the relation ("the holder until 1990 of
-        <x>"): a final "in 2014" would read as the described phrase's time."""
+        <x>"): a final "in 2014" would read as the described phrase's time. The question a
+        person reads says an office's year after its noun ("the head of state in 1981 of
+        <x>"), as people do; "the 1981 head of state" reads as a label."""
         q = self._qualifier(spec)
-        if q.startswith("in ") and of.startswith("the "):
+        if q.startswith("in ") and of.startswith("the ") and not self.said:
             return f"the {year_of(spec.qualifier_value)} {of[4:]}"
         return of.replace(marker, f" {q}{marker}", 1)
 
     def _of_np(
         self, spec: HopSpec, x: str, subject: str, named: str = "", vague: str = ""
     ) -> Phrase:
-        if spec.constraints and self._is_dated(spec, x, named) and not vague:
+        if (spec.constraints or self.said) and self._is_dated(spec, x, named) and not vague:
+            # (the question a person reads says "the 1982 Fields Medal winner" even without
+            # facts: "the winner of the 1982 Fields Medal" adds an "of the" to a chain of them)
             return self._dated_np(spec, x, subject, named)
         spec, x = self._dated(spec, x, named)
         rel = self._rel(spec, subject, named)
@@ -309,7 +322,8 @@ class Wording:
         ref = "that person" if person and noun in ("one", "whole") else self._that(noun)
         mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
         if not mods:
-            return Phrase(self._said_of(rel, of, x, named), self._own(spec), 1, ref, of=True)
+            text = self._said_of(rel, of, x, named, spec)
+            return Phrase(text, self._own(spec), 1, ref, of=True)
         of = re.sub(r"^(?:a|an) ", "the ", of)
         # a time after {x} ("the head coach of {x} in 2019") is no verb phrase to wrap around
         inner = None if spec.qualifier else X_INSIDE.match(of)
@@ -348,10 +362,16 @@ class Wording:
                 return Phrase(text, self._own(spec), 1, ref, of=True, statement=statement)
         return Phrase(text, self._own(spec), 1, ref, of=True)
 
-    def _said_of(self, rel: RelationPhrases, of: str, x: str, named: str) -> str:
-        """A relation's phrase around ``x`` as a person says it: a person's name with a
+    def _said_of(
+        self, rel: RelationPhrases, of: str, x: str, named: str, spec: HopSpec | None = None
+    ) -> str:
+        """A relation's phrase around ``x`` as a person says it: the country of a place by
+        what happened there ("the country where Elvis Presley died"), a person's name with a
         possessive ("John Backus's birthplace"), a winner by "whose" ("the country whose team
         won …"), else the phrase itself."""
+        where = self._where(spec, x) if spec is not None else None
+        if where is not None:
+            return f"the country {where[0]}"
         head = OF_HEAD.match(of)
         if self.said and named and head and self.facts.is_human(named) and "{" not in x:
             return f"{x}'s {head.group(1)}"
@@ -359,6 +379,32 @@ class Wording:
         if self.said and rel.whose_of and whose and of == rel.of:
             return fill(rel.whose_of, xn=f"{whose.group(1)} {whose.group(2)}")
         return fill(of, x=x)
+
+    def _where(self, spec: HopSpec, x: str) -> tuple[str, str] | None:
+        """The country of a place said by what happened there, in the question a person
+        reads: ("where Elvis Presley died", "In which country did Elvis Presley die?") for
+        the country of "the place where Elvis Presley died" (the place is in that country, so
+        both name one country); None for other hops and phrases."""
+        if not (self.said and spec.link == COUNTRY and not spec.link_inverse):
+            return None
+        if spec.constraints or spec.qualifier:
+            return None
+        m = _PLACE_WHERE.match(x)
+        if m:
+            who, aux, verb = m.group(1), m.group(2), m.group(3)
+            if aux:
+                return f"where {who} {aux} {verb}", f"In which country {aux} {who} {verb}?"
+            base = _BASE_VERBS.get(verb)
+            if base is None:
+                return None
+            return f"where {who} {verb}", f"In which country did {who} {base}?"
+        m = _BIRTHPLACE.match(x) or _BIRTHPLACE_OF.match(x)
+        if m:
+            return f"where {m.group(1)} was born", f"In which country was {m.group(1)} born?"
+        m = _HOSTED.match(x)
+        if m:
+            return f"that hosted {m.group(1)}", f"Which country hosted {m.group(1)}?"
+        return None
 
     def _facts_first(self, of: str, x: str, named: str, mods: list[Modifier]) -> bool:
         """Whether a relation's facts go between its noun and a described ``x`` (in the
@@ -423,6 +469,9 @@ class Wording:
     def _ask(
         self, spec: HopSpec, x: str, subject: str = "", named: str = "", vague: str = ""
     ) -> str:
+        where = self._where(spec, x)
+        if where is not None:
+            return where[1]
         if spec.link and not spec.link_inverse:
             spec, x = self._dated(spec, x, named)
             rel = self._rel(spec, subject, named)
