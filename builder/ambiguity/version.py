@@ -25,7 +25,7 @@ class VersionInjector:
         keys = fits(ctx.facts, weak, prev)
         era = era_of(ctx.facts, ctx.specs, ctx.keys, hop)
         clue: ClueFact | None = (
-            era_clue(ctx.facts, spec, era, ctx.keys[era.hop], ctx.seed.id)
+            era_clue(ctx.facts, spec, era, ctx.keys[era.hop], ctx.seed.id, ctx.person_noun(hop))
             if era is not None and ctx.facts.entity(target) is not None
             else qualifier_clue(ctx.facts, spec, ctx.seed.id)
         )

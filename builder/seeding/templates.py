@@ -149,6 +149,15 @@ class Templates(BaseModel):
     era_clues: dict[str, list[str]] = Field(
         default_factory=dict, description="A version's year said as the chain's own time."
     )
+    era_noun_clues: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="The same, naming the person the version is of ({n}: 'head of state').",
+    )
+    clue_nouns: dict[str, str] = Field(
+        default_factory=dict,
+        description="Relation of a person's hop → the noun a reply names them by where the "
+        "question has another person ('the head of state was born in 1908').",
+    )
     criterion_default: CriterionPhrases
     criteria: dict[str, CriterionPhrases]
     criteria_classes: dict[str, CriterionPhrases] = Field(default_factory=dict)
@@ -157,7 +166,13 @@ class Templates(BaseModel):
     vague: VaguePhrases = Field(default_factory=VaguePhrases)
 
     @field_validator(
-        "fact_clues", "qualifier_clues", "person_clues", "more_clues", "era_clues", mode="before"
+        "fact_clues",
+        "qualifier_clues",
+        "person_clues",
+        "more_clues",
+        "era_clues",
+        "era_noun_clues",
+        mode="before",
     )
     @classmethod
     def _variants(cls, value: Any) -> Any:
@@ -258,6 +273,8 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
             "clue_frames": clues.get("frames", []),
             "clue_values": clues.get("values", {}),
             "era_clues": clues.get("era", {}),
+            "era_noun_clues": clues.get("era_noun", {}),
+            "clue_nouns": clues.get("nouns", {}),
             "person_clues": clues.get("person", {}),
             "more_clues": clues.get("more", {}),
             "criterion_default": crit["default"],
