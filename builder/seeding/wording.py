@@ -488,7 +488,10 @@ class Wording:
                     if " of {x}" in of and nested:
                         # after a described phrase a final "in 2011" would read as its time
                         # ("the winner of Wimbledon … in 2011"): the time goes with the relation
-                        head = "Who" if self._pronoun(spec) == "who" else "What"
+                        # an office's holder is a person whatever the hop's facts say
+                        noun = rel.noun or ref_noun(of)
+                        person = self._pronoun(spec) == "who" or noun in self.t.style.people
+                        head = "Who" if person else "What"
                         of = self._time_before(of, spec, " of {x}")
                         return f"{head} was {fill(of, x=x)}?"
                     q = q.rstrip("?") + " " + self._qualifier(spec) + "?"

@@ -93,3 +93,9 @@ def test_the_again_form_of_a_birth_date_is_no_one_sentence_question() -> None:
     assert not readable(
         "What is the birth date of the head of state of the country where X was born?"
     )
+
+
+def test_an_offices_holder_is_asked_with_who(realizer: Realizer) -> None:
+    head = HEAD.model_copy(update={"constraints": []})
+    question = realizer.question([WINNER.model_copy(update={"constraints": []}), HOME, head])
+    assert question.startswith("Who was the head of government in 2019 of ")
