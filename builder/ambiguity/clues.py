@@ -83,7 +83,11 @@ def render(
         v, bare = definite(label, listed), label in t.names.bare
     if clue.kind == "qualifier":
         forms = t.qualifier_clues.get(clue.property) or t.qualifier_clues["default"]
-        return _fill(_word(t, forms, seed), v, p, bare)
+        if noun and t.qualifier_noun_clues:
+            # "I mean the head of state in 2021.": not "I'm asking about 2021." after "the
+            # 1930 one", which reads as a change of mind
+            forms = t.qualifier_noun_clues
+        return _fill(_word(t, forms, seed).replace("{n}", noun), v, p, bare)
     forms = (
         t.fact_clues.get(clue.property)
         or t.more_clues.get(clue.property)
@@ -204,11 +208,13 @@ def criterion_clue(facts: Facts, pid: str, order: str = "max", salt: str = "") -
     return clue.model_copy(update={"text": render(facts, clue, salt=salt)})
 
 
-def qualifier_clue(facts: Facts, spec: HopSpec, salt: str = "") -> ClueFact:
+def qualifier_clue(facts: Facts, spec: HopSpec, salt: str = "", noun: str = "") -> ClueFact:
+    """The version's year as the user's reply; ``noun``: the person the version is of, said
+    where the question has another person."""
     clue = ClueFact(
         kind="qualifier", property=spec.qualifier, value=spec.qualifier_value, match="year", text=""
     )
-    return clue.model_copy(update={"text": render(facts, clue, salt=salt)})
+    return clue.model_copy(update={"text": render(facts, clue, salt=salt, noun=noun)})
 
 
 WON = frozenset({"P1346", "P166"})  # an earlier hop's year is the year its answer won
@@ -226,7 +232,7 @@ def era_clue(
     ``noun``: the person the version is of, said where the question has another ("The head
     of state back then, in 1998, I mean.": a reply of its own, not a second "I mean in
     1998")."""
-    clue = qualifier_clue(facts, spec, salt)
+    clue = qualifier_clue(facts, spec, salt, noun)
     t = load_templates()
     if era.source == "qualifier" and era.property in WON:
         key = "won" if facts.is_human(era_answer) or _team(facts, era_answer) else "won_it"

@@ -27,7 +27,7 @@ class VersionInjector:
         clue: ClueFact | None = (
             era_clue(ctx.facts, spec, era, ctx.keys[era.hop], ctx.seed.id, ctx.person_noun(hop))
             if era is not None and ctx.facts.entity(target) is not None
-            else qualifier_clue(ctx.facts, spec, ctx.seed.id)
+            else qualifier_clue(ctx.facts, spec, ctx.seed.id, ctx.person_noun(hop))
         )
         assert clue is not None
         if [k for k in keys if holds(ctx.facts, clue, k, weak, prev)] != [target]:

@@ -1,9 +1,10 @@
 """Question text from hop descriptions: the hops of a chain put together into a question a
 person would type, and each hop's goal.
 
-The question is one sentence with every hop nested (``When did the 1945 head of state, born
-in 1917, of the home country of the 1986 Turing Award winner born in 1939 die?``) where that
-stays readable (:func:`readable`: at most ``MAX_WORDS`` words, ``MAX_STACK`` relation phrases,
+The question is one sentence with every hop nested (``When did the head of state in 1945 of
+the home country of the 1986 Turing Award winner die?``), people's facts said after it
+(``I mean the winner born in 1939 and the head of state born in 1917.``), where that stays
+readable (:func:`readable`: at most ``MAX_WORDS`` words, ``MAX_STACK`` relation phrases,
 two relative clauses); otherwise the fewest described phrases are said first, in the user's
 voice (``I'm curious about …. Who …?``, :mod:`builder.seeding.compose`). The words of one hop
 are :class:`builder.seeding.wording.Wording`'s.
@@ -168,19 +169,46 @@ class Realizer(Wording):
     def _split_question(self, specs: Sequence[HopSpec], vague: Sequence[str]) -> str:
         best: tuple[int, int, int] | None = None
         text = ""
+        blocked = False  # the question unsplit reads as broken
         for mask in range(1 << max(len(specs) - 1, 0)):
             parts = self._sentences(specs, mask, strict=True, vague=vague)
             if parts is None:
                 continue
             intros, ask = parts
+            said = compose(self.t.style, intros, ask)
+            if _GARDEN_PATH.search(said):
+                blocked = blocked or not mask
+                continue  # "… flows through die?": see _unblocked
             longest = max(len(t.split()) for t in [*(i.text for i in intros), ask])
             key = (bin(mask).count("1"), longest, mask)
             if best is None or key < best:
-                best, text = key, compose(self.t.style, intros, ask)
+                best, text = key, said
+        inside = self._unblocked(specs, vague) if blocked else ""
+        if inside.startswith("In "):
+            return inside  # the country the question happens in, said first
         if text:
             return text
         intros, ask = self._sentences(specs, 0, strict=False, vague=vague) or ([], "")
-        return compose(self.t.style, intros, ask)
+        said = compose(self.t.style, intros, ask)
+        if _GARDEN_PATH.search(said):
+            # nothing heavy to say first, but the nested clause's verb meets the question's
+            # ("… the country the Missouri River flows through die?"): one phrase said first
+            return self._unblocked(specs, vague) or said
+        return said
+
+    def _unblocked(self, specs: Sequence[HopSpec], vague: Sequence[str]) -> str:
+        """The question with one phrase said first where that ends the garden path ("In the
+        country the Missouri River flows through, when did …?"), the latest such split; ""
+        when none does. A country said first as where the question happens comes first."""
+        found: list[str] = []
+        for i in reversed(range(max(len(specs) - 1, 0))):
+            parts = self._sentences(specs, 1 << i, strict=False, vague=vague, force=True)
+            if parts is None:
+                continue
+            said = compose(self.t.style, *parts)
+            if not _GARDEN_PATH.search(said):
+                found.append(said)
+        return next((s for s in found if s.startswith("In ")), found[0] if found else "")
 
     def _sentences(
         self,
@@ -189,6 +217,7 @@ class Realizer(Wording):
         strict: bool,
         vague: Sequence[str] = (),
         nest: bool = False,
+        force: bool = False,
     ) -> tuple[list[Intro], str] | None:
         """Phrases said first and the question when the phrase of hop ``i`` is said first
         for every bit ``i`` of ``mask``; None when a split is pointless or a nesting too heavy
@@ -201,7 +230,7 @@ class Realizer(Wording):
             heavy = x.weight or self._person_after(x, spec)
             # a stack of relation phrases may be said first, and must be past MAX_STACK
             stacked = self._forward(spec) and x.ofs >= MAX_STACK - 1
-            if split and not (heavy or stacked):
+            if split and not (heavy or stacked or force):
                 return None
             too_deep = self._forward(spec) and x.ofs >= MAX_STACK
             # (one sentence: its relation phrases are counted once it is said, see readable())
@@ -350,6 +379,7 @@ _RELATIVE = re.compile(r"\b(?:that|who|which|where|whose)\b")
 _CLAUSE_END = (
     r"died|born|formed|founded|located|headquartered|released|held|made|based|introduced|won"
     r"|played|directed|written|developed|painted|published|signed|discovered|invented"
+    r"|is|through"
 )
 _GARDEN_PATH = re.compile(
     rf"\b(?:{_CLAUSE_END}) (?:be )?(?:born|die|pass away|founded|released|introduced|located"

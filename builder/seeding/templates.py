@@ -149,6 +149,10 @@ class Templates(BaseModel):
     era_clues: dict[str, list[str]] = Field(
         default_factory=dict, description="A version's year said as the chain's own time."
     )
+    qualifier_noun_clues: list[str] = Field(
+        default_factory=list,
+        description="A version's year naming the person it is of ({n}: 'head of state').",
+    )
     era_noun_clues: dict[str, list[str]] = Field(
         default_factory=dict,
         description="The same, naming the person the version is of ({n}: 'head of state').",
@@ -274,6 +278,7 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
             "clue_values": clues.get("values", {}),
             "era_clues": clues.get("era", {}),
             "era_noun_clues": clues.get("era_noun", {}),
+            "qualifier_noun_clues": clues.get("qualifier_noun", []),
             "clue_nouns": clues.get("nouns", {}),
             "person_clues": clues.get("person", {}),
             "more_clues": clues.get("more", {}),

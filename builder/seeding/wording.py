@@ -10,9 +10,12 @@ the video game released in 2017``). Wording rules, so that nesting stays readabl
   constraint is still there, only worded as a noun;
 * a superlative sits next to its noun (``the film with the highest budget directed by X``);
 * in the question a person reads (``said``), a relation takes its ``said_of``/``said_ask``
-  words (``the home country of X``), a holder's facts stand between commas next to the holder
-  (``the 1945 head of state, born in 1917, of …``) and a person's name takes a possessive
-  (``John Backus's birthplace``).
+  words (``the home country of X``), an office's year follows its noun (``the head of state in
+  1945 of …``), the country of a place is where something happened there (``the country
+  where Elvis Presley died``) and a person's name takes a possessive (``John Backus's
+  birthplace``); a person's reduced facts are said after the question
+  (:mod:`builder.seeding.realize`), so facts between commas next to a noun remain only for
+  facts no person has (``the home country, in Asia, of …``).
 
 How hops are put together into one question (and when a phrase is said first, in a sentence
 of its own) is :mod:`builder.seeding.realize`'s part.
@@ -375,10 +378,24 @@ class Wording:
         head = OF_HEAD.match(of)
         if self.said and named and head and self.facts.is_human(named) and "{" not in x:
             return f"{x}'s {head.group(1)}"
+        if self.said and named and head and self._owns(x, head.group(1)):
+            # a person of a named thing ("BP's CEO", "FC Barcelona's head coach"): one "of
+            # the" fewer in "the head of state of the home country of the CEO of BP"
+            return f"{x}'s {head.group(1)}"
         whose = re.match(r"the ([\w' -]+?) that (\w.*)$", x)
         if self.said and rel.whose_of and whose and of == rel.of:
             return fill(rel.whose_of, xn=f"{whose.group(1)} {whose.group(2)}")
         return fill(of, x=x)
+
+    def _owns(self, x: str, noun: str) -> bool:
+        """Whether a name reads with a possessive before a person's noun: a name of its own
+        (capitalized, no "the" or "of" inside, not ending in "s" or a full stop: "The
+        Beatles's", "Warner Bros.'s" would not read) and a noun of people."""
+        if noun not in self.t.style.people or noun in self.t.style.remark_weak:
+            return False
+        if not re.match(r"[A-Z0-9]", x) or x.startswith("The ") or "{" in x:
+            return False
+        return " of " not in x and not x.endswith(("s", ".", "'"))
 
     def _where(self, spec: HopSpec, x: str) -> tuple[str, str] | None:
         """The country of a place said by what happened there, in the question a person

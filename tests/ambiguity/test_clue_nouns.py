@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from builder.ambiguity.base import ChainContext
-from builder.ambiguity.clues import era_clue, of_noun, render
+from builder.ambiguity.clues import era_clue, of_noun, qualifier_clue, render
 from builder.kb.store import KnowledgeStore
 from builder.records.seed import ClueFact, Constraint, HopSpec
 from builder.seeding.era import Era
@@ -98,6 +98,10 @@ def test_a_second_version_reply_names_its_person(store: KnowledgeStore) -> None:
     named = era_clue(facts, spec, era, "L:land", "seed-000001", noun="head of state").text
     assert "1998" in plain and "head of state" not in plain
     assert "1998" in named and "head of state" in named and named != plain
+    # a year that is not the chain's own: "I mean the head of state in 1998."
+    said = {qualifier_clue(facts, spec, f"seed-{i:06d}", "head of state").text for i in range(6)}
+    assert all("the head of state" in s.casefold() and "1998" in s for s in said), said
+    assert "head of state" not in qualifier_clue(facts, spec, "seed-000001").text
 
 
 def test_person_noun_only_where_the_chain_has_two_people(store: KnowledgeStore) -> None:
@@ -125,7 +129,7 @@ def test_nouns_and_their_era_forms_add_only_filler_words() -> None:
     assert t.clue_nouns and t.era_noun_clues
     for noun in t.clue_nouns.values():
         assert set(noun.casefold().split()) <= known, noun
-    for forms in t.era_noun_clues.values():
+    for forms in [*t.era_noun_clues.values(), t.qualifier_noun_clues]:
         for form in forms:
             assert form.count("{v}") == 1 and form.count("{n}") == 1, form
             words = set(re.findall(r"[a-z']+", form.replace("{v}", "").replace("{n}", "").lower()))

@@ -99,3 +99,20 @@ def test_an_offices_holder_is_asked_with_who(realizer: Realizer) -> None:
     head = HEAD.model_copy(update={"constraints": []})
     question = realizer.question([WINNER.model_copy(update={"constraints": []}), HOME, head])
     assert question.startswith("Who was the head of government in 2019 of ")
+
+
+def test_a_name_takes_a_possessive_before_a_noun_of_people(realizer: Realizer) -> None:
+    directed = HopSpec(link="P57", anchor="L:pulp")
+    question = realizer.question([directed, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
+    assert question == (
+        "When was the head of government of the home country of Pulp Fiction's director born?"
+    )
+    # two "of the" in a row at most here, where "of the director of Pulp Fiction" made three
+    assert "of the director of" not in question
+
+
+def test_a_clause_verb_met_by_a_preposition_or_is_is_no_one_sentence() -> None:
+    assert not readable(
+        "When did the head of state of the country the Missouri River flows through die?"
+    )
+    assert not readable("When was the head of state of the country where the lake is born?")
