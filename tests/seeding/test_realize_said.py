@@ -116,3 +116,11 @@ def test_a_clause_verb_met_by_a_preposition_or_is_is_no_one_sentence() -> None:
         "When did the head of state of the country the Missouri River flows through die?"
     )
     assert not readable("When was the head of state of the country where the lake is born?")
+
+
+def test_a_network_is_the_one_that_first_aired_it(realizer: Realizer) -> None:
+    aired = HopSpec(link="P449", anchor="L:pulp")
+    question = realizer.question([aired, HopSpec(link="P571")])
+    assert question == "When was the network that first aired Pulp Fiction founded?"
+    # the goal keeps the words its search is measured with
+    assert realizer.goals([aired], ["L:n"]) == ["Which network first aired Pulp Fiction?"]
