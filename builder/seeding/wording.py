@@ -378,6 +378,9 @@ class Wording:
         head = OF_HEAD.match(of)
         if self.said and named and head and self.facts.is_human(named) and "{" not in x:
             return f"{x}'s {head.group(1)}"
+        if self.said and named and head and rel.dated and x.startswith("the "):
+            # "the Turing Award winner", as people say it (and one "of the" fewer)
+            return f"the {x[4:]} {head.group(1)}"
         if self.said and named and head and self._owns(x, head.group(1)):
             # a person of a named thing ("BP's CEO", "FC Barcelona's head coach"): one "of
             # the" fewer in "the head of state of the home country of the CEO of BP"
