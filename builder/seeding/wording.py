@@ -70,6 +70,8 @@ _STRANDED = re.compile(r"^(Which|What) (.+) (in|on|at|for|to|from|with)\?$")
 COUNTRY = "P17"
 _PLACE_WHERE = re.compile(r"^the (?:place|city|region) where (.+?) (?:(is|was|were|are) )?(\w+)$")
 _BASE_VERBS = {"died": "die", "lived": "live", "premiered": "premiere"}
+# a name that reads badly before its winner ("the Academy Award for Best Actor winner")
+_PRENOMINAL = re.compile(r" for ")
 _BIRTHPLACE = re.compile(r"^the birthplace of (.+)$")
 _BIRTHPLACE_OF = re.compile(r"^(.+)'s birthplace$")
 _HOSTED = re.compile(r"^the (?:city|place) that hosted (.+)$")
@@ -296,9 +298,11 @@ class Wording:
     def _of_np(
         self, spec: HopSpec, x: str, subject: str, named: str = "", vague: str = ""
     ) -> Phrase:
-        if (spec.constraints or self.said) and self._is_dated(spec, x, named) and not vague:
+        said = self.said and _PRENOMINAL.search(x) is None
+        if (spec.constraints or said) and self._is_dated(spec, x, named) and not vague:
             # (the question a person reads says "the 1982 Fields Medal winner" even without
-            # facts: "the winner of the 1982 Fields Medal" adds an "of the" to a chain of them)
+            # facts: "the winner of the 1982 Fields Medal" adds an "of the" to a chain of them;
+            # not "the Academy Award for Best Actor winner", a name too long to go first)
             return self._dated_np(spec, x, subject, named)
         spec, x = self._dated(spec, x, named)
         rel = self._rel(spec, subject, named)
@@ -378,7 +382,8 @@ class Wording:
         head = OF_HEAD.match(of)
         if self.said and named and head and self.facts.is_human(named) and "{" not in x:
             return f"{x}'s {head.group(1)}"
-        if self.said and named and head and rel.dated and x.startswith("the "):
+        prenominal = _PRENOMINAL.search(x) is None
+        if self.said and named and head and rel.dated and x.startswith("the ") and prenominal:
             # "the Turing Award winner", as people say it (and one "of the" fewer)
             return f"the {x[4:]} {head.group(1)}"
         if self.said and named and head and self._owns(x, head.group(1)):

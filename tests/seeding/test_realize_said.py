@@ -124,3 +124,19 @@ def test_a_network_is_the_one_that_first_aired_it(realizer: Realizer) -> None:
     assert question == "When was the network that first aired Pulp Fiction founded?"
     # the goal keeps the words its search is measured with
     assert realizer.goals([aired], ["L:n"]) == ["Which network first aired Pulp Fiction?"]
+
+
+def test_a_prizes_winner_goes_after_a_short_name_only(realizer: Realizer) -> None:
+    physics = HopSpec(link="P1346", anchor="L:physics")
+    question = realizer.question([physics, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
+    assert "the home country of the Nobel Prize in Physics winner" in question
+    # "the Academy Award for Best Actor winner" would not read: the winner of it
+    realizer.said = True
+    try:
+        won = HopSpec(link="P1346")
+        short = realizer.phrase(won, "the Turing Award", named="L:physics").text
+        long = realizer.phrase(won, "the Academy Award for Best Actor", named="L:physics").text
+    finally:
+        realizer.said = False
+    assert short == "the Turing Award winner"
+    assert long == "the winner of the Academy Award for Best Actor"
