@@ -35,6 +35,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(minikb.PROPS, "P27", ("country of citizenship", "wikibase-item"))
         mp.setitem(minikb.PROPS, "P35", ("head of state", "wikibase-item"))
+        mp.setitem(minikb.PROPS, "P39", ("position held", "wikibase-item"))
         world = [
             ent("Q5", "human"),
             ent("Q6256", "country"),
@@ -54,10 +55,19 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
                 "L:rufus",
                 "Rufus Firefly",
                 "Q5",
-                {"P569": "1890"},
-                page="Rufus Firefly, born in 1890, became head of state of Freedonia in 1930.",
+                {
+                    "P569": "1890",
+                    "P39": [
+                        {"v": "L:mayor", "P580": "1920", "P582": "1930"},
+                        {"v": "L:general", "P580": "1930"},
+                    ],
+                },
+                page="Rufus Firefly, born in 1890, became head of state of Freedonia in 1930. "
+                "He was Mayor of Fredonia Town from 1920 and General of Freedonia from 1930.",
             ),
             ent("L:chico", "Chicolini", "Q5", {"P569": "1887"}),
+            ent("L:mayor", "Mayor of Fredonia Town"),
+            ent("L:general", "General of Freedonia"),
             ent(
                 "L:groucho",
                 "Groucho Marx",
@@ -121,6 +131,14 @@ def test_person_noun_only_where_the_chain_has_two_people(store: KnowledgeStore) 
         random.Random(0),
     )
     assert alone.person_noun(1) == ""  # one person in the chain: "they" is clear
+    # one person, but another hop has a time of its own: its reply says another year
+    post = HopSpec(link="P39", qualifier="P580", qualifier_value="+1925-00-00T00:00:00Z")
+    timed = ChainContext(
+        facts,
+        chain_from_specs(store, "seed-000003", [land, head, post], domain="law_policy"),
+        random.Random(0),
+    )
+    assert timed.person_noun(1) == "head of state"
 
 
 def test_nouns_and_their_era_forms_add_only_filler_words() -> None:
