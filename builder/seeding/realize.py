@@ -134,18 +134,23 @@ class Realizer(Wording):
 
     def _alone(self, hop: int, specs: Sequence[HopSpec]) -> bool:
         """Whether "the one" in a remark can mean only hop ``hop``'s person: the question asks
-        for them, or for a fact of theirs that is no person."""
+        for them, or for a fact of theirs, and describes no other person ("When did the head
+        of state in 1969 of the home country of the 1997 … winner die? The one born in 1924"
+        could mean the winner)."""
         last = len(specs) - 1
-        if hop == last:
-            return True
-        if hop != last - 1:
+        if hop not in (last, last - 1):
             return False
-        spec = specs[last]
-        if spec.class_id == HUMAN or not spec.link or spec.link_inverse:
+        return not any(self._person(s) for i, s in enumerate(specs) if i != hop)
+
+    def _person(self, spec: HopSpec) -> bool:
+        """Whether a hop's answer is, or may be, a person (a winner may be a film)."""
+        if spec.class_id == HUMAN or any(c.property in PERSON_PROPS for c in spec.constraints):
+            return True
+        if not spec.link or spec.link_inverse:
             return False
         rel = self._relation(spec.link)
         noun = rel.noun or ref_noun(fill(rel.of, p=self.plabel(spec.link)))
-        return noun not in self.t.style.people and noun not in self.t.style.unsure
+        return noun in self.t.style.people or noun in self.t.style.unsure
 
     def _remark(self, remarks: Sequence[Remark], specs: Sequence[HopSpec], text: str) -> str:
         """The people's facts left out of the question's sentence, said after it."""

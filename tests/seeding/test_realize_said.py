@@ -140,3 +140,16 @@ def test_a_prizes_winner_goes_after_a_short_name_only(realizer: Realizer) -> Non
         realizer.said = False
     assert short == "the Turing Award winner"
     assert long == "the winner of the Academy Award for Best Actor"
+
+
+def test_the_one_only_where_no_other_person_is_described(realizer: Realizer) -> None:
+    winner = WINNER.model_copy(update={"constraints": []})
+    question = realizer.question([winner, HOME, HEAD, HopSpec(link="P570")])
+    # the winner is a person too: "The one born in 1980" could be either
+    remark = question.split("? ", 1)[1]
+    assert "the one" not in remark.casefold() and "head of government" in remark
+    # the question's only person: "the one" is enough (and "the officeholder" would not read)
+    holder = timed("P1308", "P580", 2017, anchor="L:pm-nz", constraints=[year("P569", 1980)])
+    question = realizer.question([holder, HopSpec(link="P570")])
+    assert question.startswith("When did the Prime Minister of New Zealand in 2017 die? ")
+    assert "the one born in 1980" in question.casefold()
