@@ -14,6 +14,7 @@ from builder.kb.text import normalize_name
 from builder.records.sample import Candidate, Certificate
 from builder.records.seed import ClueFact, Constraint, HopSpec, InjectionSpec, SeedChain
 from builder.seeding.facts import Facts
+from builder.seeding.templates import load_templates
 from builder.validity.certify import Certifier, Refusal
 
 MAX_CANDIDATES = 20
@@ -82,7 +83,22 @@ class ChainContext:
             accept=self.clue_ok(hop, keys, vetted_over or spec),
             exclude_property=exclude_property,
             salt=self.seed.id,
+            noun=self.person_noun(hop),
         )
+
+    def person_noun(self, hop: int) -> str:
+        """How a reply names hop ``hop``'s person where the chain has another person (its
+        anchor or an answer), so that "they" cannot mean either, or another hop with a time of
+        its own, whose reply would say another year ("the 1930 one", then "I'm asking about
+        2021"); ``nouns`` in clues.yaml. "" otherwise, or where the hop's noun is not
+        listed."""
+        spec = self.specs[hop]
+        noun = "" if spec.link_inverse else load_templates().clue_nouns.get(spec.link, "")
+        anchor = self.specs[0].anchor
+        people = sum(self.facts.is_human(k) for k in self.keys)
+        people += bool(anchor and self.facts.is_human(anchor))
+        timed = any(s.qualifier for i, s in enumerate(self.specs) if i != hop)
+        return noun if noun and (people >= 2 or timed) else ""
 
     @property
     def final(self) -> str:

@@ -30,20 +30,45 @@ def _fill(template: str, v: str = "", p: str = "", bare: bool = False) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _word(t: Templates, forms: Sequence[str], seed: str) -> str:
+def _word(t: Templates, forms: Sequence[str], seed: str, noun: str = "") -> str:
     """One of a fact's clauses put in one of the frames (both by ``seed``); an entry that is
-    a whole sentence is used as it is."""
-    core = forms[stable_index(seed, len(forms))]
+    a whole sentence is used as it is. ``noun``: the person the clause is about, named
+    instead of "they" (see :func:`of_noun`)."""
+    core = of_noun(forms[stable_index(seed, len(forms))], noun)
     if core.endswith((".", "?", "!")) or not t.clue_frames:
         return core
     frame = t.clue_frames[stable_index(seed + "|frame", len(t.clue_frames))]
     return frame.replace("{c}", core).replace("{C}", core[:1].upper() + core[1:])
 
 
-def render(facts: Facts, clue: ClueFact, templates: Templates | None = None, salt: str = "") -> str:
+def of_noun(clause: str, noun: str) -> str:
+    """A clause about a person said of them by their noun where the question has two people
+    and "they" could be either: "they were born in {v}" → "the head of state was born in
+    {v}"; the clause as it is without a noun or a "they" to replace."""
+    if not noun:
+        return clause
+    for start, said in (
+        ("they were ", f"the {noun} was "),
+        ("they're ", f"the {noun} is "),
+        ("they ", f"the {noun} "),
+        ("the one I mean ", f"the {noun} I mean "),
+    ):
+        if clause.startswith(start):
+            return said + clause[len(start) :]
+    return clause
+
+
+def render(
+    facts: Facts,
+    clue: ClueFact,
+    templates: Templates | None = None,
+    salt: str = "",
+    noun: str = "",
+) -> str:
     """The clue's fact as the user's words; the wording varies with the fact and ``salt``
     (the seed chain's id, so two samples with the same fact need not say it word for word):
-    a stable hash, never the run."""
+    a stable hash, never the run. ``noun``: the person the clue is about, where the question
+    has another ("the head of state was born in 1908", not "they were born …")."""
     t = templates or load_templates()
     p = facts.label(clue.property)
     if clue.kind == "criterion":
@@ -58,7 +83,11 @@ def render(facts: Facts, clue: ClueFact, templates: Templates | None = None, sal
         v, bare = definite(label, listed), label in t.names.bare
     if clue.kind == "qualifier":
         forms = t.qualifier_clues.get(clue.property) or t.qualifier_clues["default"]
-        return _fill(_word(t, forms, seed), v, p, bare)
+        if noun and t.qualifier_noun_clues:
+            # "I mean the head of state in 2021.": not "I'm asking about 2021." after "the
+            # 1930 one", which reads as a change of mind
+            forms = t.qualifier_noun_clues
+        return _fill(_word(t, forms, seed).replace("{n}", noun), v, p, bare)
     forms = (
         t.fact_clues.get(clue.property)
         or t.more_clues.get(clue.property)
@@ -66,7 +95,7 @@ def render(facts: Facts, clue: ClueFact, templates: Templates | None = None, sal
     )
     if clue.property in t.person_clues and _of_people(facts, clue):
         forms = t.person_clues[clue.property]
-    return _fill(_word(t, forms, seed), v, p, bare)
+    return _fill(_word(t, forms, seed, noun), v, p, bare)
 
 
 def _of_people(facts: Facts, clue: ClueFact) -> bool:
@@ -139,6 +168,7 @@ def pick_fact_clue(
     accept: Callable[[ClueFact], bool] | None = None,
     exclude_property: str = "",
     salt: str = "",
+    noun: str = "",
 ) -> ClueFact | None:
     """A fact of the target that no other candidate has, rendered without leaking answers.
 
@@ -161,7 +191,7 @@ def pick_fact_clue(
         clue = ClueFact.from_fact(c)
         if accept is not None and not accept(clue):
             continue
-        text = render(facts, clue, t, salt)
+        text = render(facts, clue, t, salt, noun)
         if leaks(text, forbidden):
             continue
         rank = (0 if c.property in t.fact_clues else 1) + (2 if avoid == c else 0)
@@ -178,11 +208,13 @@ def criterion_clue(facts: Facts, pid: str, order: str = "max", salt: str = "") -
     return clue.model_copy(update={"text": render(facts, clue, salt=salt)})
 
 
-def qualifier_clue(facts: Facts, spec: HopSpec, salt: str = "") -> ClueFact:
+def qualifier_clue(facts: Facts, spec: HopSpec, salt: str = "", noun: str = "") -> ClueFact:
+    """The version's year as the user's reply; ``noun``: the person the version is of, said
+    where the question has another person."""
     clue = ClueFact(
         kind="qualifier", property=spec.qualifier, value=spec.qualifier_value, match="year", text=""
     )
-    return clue.model_copy(update={"text": render(facts, clue, salt=salt)})
+    return clue.model_copy(update={"text": render(facts, clue, salt=salt, noun=noun)})
 
 
 WON = frozenset({"P1346", "P166"})  # an earlier hop's year is the year its answer won
@@ -191,11 +223,16 @@ WON = frozenset({"P1346", "P166"})  # an earlier hop's year is the year its answ
 RELEASED = frozenset({"P577", "P1191"})
 
 
-def era_clue(facts: Facts, spec: HopSpec, era: Era, era_answer: str, salt: str = "") -> ClueFact:
+def era_clue(
+    facts: Facts, spec: HopSpec, era: Era, era_answer: str, salt: str = "", noun: str = ""
+) -> ClueFact:
     """The version's year said as the chain's own time ("Back when they won, in 1993."):
     the same structured clue as :func:`qualifier_clue`, worded by where the year comes from
-    (``era``, whose hop's answer is ``era_answer``). The year stays the clue's one number."""
-    clue = qualifier_clue(facts, spec, salt)
+    (``era``, whose hop's answer is ``era_answer``). The year stays the clue's one number.
+    ``noun``: the person the version is of, said where the question has another ("The head
+    of state back then, in 1998, I mean.": a reply of its own, not a second "I mean in
+    1998")."""
+    clue = qualifier_clue(facts, spec, salt, noun)
     t = load_templates()
     if era.source == "qualifier" and era.property in WON:
         key = "won" if facts.is_human(era_answer) or _team(facts, era_answer) else "won_it"
@@ -203,11 +240,12 @@ def era_clue(facts: Facts, spec: HopSpec, era: Era, era_answer: str, salt: str =
         key = "released"
     else:
         key = "same"
-    forms = t.era_clues.get(key)
+    forms = (t.era_noun_clues.get(key) if noun else None) or t.era_clues.get(key)
     if not forms:
         return clue
     seed = f"era|{key}|{clue.property}|{clue.value}|{salt}"
     text = forms[stable_index(seed, len(forms))].replace("{v}", str(year_of(clue.value)))
+    text = text.replace("{n}", noun)
     return clue.model_copy(update={"text": text})
 
 

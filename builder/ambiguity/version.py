@@ -25,9 +25,9 @@ class VersionInjector:
         keys = fits(ctx.facts, weak, prev)
         era = era_of(ctx.facts, ctx.specs, ctx.keys, hop)
         clue: ClueFact | None = (
-            era_clue(ctx.facts, spec, era, ctx.keys[era.hop], ctx.seed.id)
+            era_clue(ctx.facts, spec, era, ctx.keys[era.hop], ctx.seed.id, ctx.person_noun(hop))
             if era is not None and ctx.facts.entity(target) is not None
-            else qualifier_clue(ctx.facts, spec, ctx.seed.id)
+            else qualifier_clue(ctx.facts, spec, ctx.seed.id, ctx.person_noun(hop))
         )
         assert clue is not None
         if [k for k in keys if holds(ctx.facts, clue, k, weak, prev)] != [target]:

@@ -134,10 +134,26 @@ def compose(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:
     lead = _lead(style, parts, ask, topic=len(parts) == 1 and not told)
     if lead.endswith(" —"):
         # a topic and its question in one sentence: "The director of the film that won … —
-        # who was the head of state of their home country?"
+        # who was the head of state of their home country?"; a country is where the question
+        # happens: "In the country where Nino Rota died, when did the head of government die?"
         ask = capitalize(ask)
+        inside = _in_country(intros[0], ask)
+        if inside:
+            return inside
         return f"{lead} {ask[:1].lower()}{ask[1:]}"
     return lead + said + " " + capitalize(ask)
+
+
+def _in_country(intro: Intro, ask: str) -> str:
+    """``In <the country …>, <the ask with "its" for "the">`` when the ask names the country
+    once, by "its" ("who was its head of state in 1989?"), else ""."""
+    words = ask.split()
+    if intro.ref != "that country" or words.count("its") != 1 or "that country" in ask:
+        return ""
+    if " of its " in ask:  # "which of its heads of state …" stays the country's own
+        return ""
+    said = " ".join("the" if w == "its" else w for w in words)
+    return f"In {intro.text}, {said[:1].lower()}{said[1:]}"
 
 
 def _listed(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:

@@ -1,9 +1,10 @@
 """Question text from hop descriptions: the hops of a chain put together into a question a
 person would type, and each hop's goal.
 
-The question is one sentence with every hop nested (``When did the 1945 head of state, born
-in 1917, of the home country of the 1986 Turing Award winner born in 1939 die?``) where that
-stays readable (:func:`readable`: at most ``MAX_WORDS`` words, ``MAX_STACK`` relation phrases,
+The question is one sentence with every hop nested (``When did the head of state in 1945 of
+the home country of the 1986 Turing Award winner die?``), people's facts said after it
+(``I mean the winner born in 1939 and the head of state born in 1917.``), where that stays
+readable (:func:`readable`: at most ``MAX_WORDS`` words, ``MAX_STACK`` relation phrases,
 two relative clauses); otherwise the fewest described phrases are said first, in the user's
 voice (``I'm curious about …. Who …?``, :mod:`builder.seeding.compose`). The words of one hop
 are :class:`builder.seeding.wording.Wording`'s.
@@ -19,11 +20,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from builder.records.seed import HopSpec
-from builder.seeding.compose import Intro, compose, possessive
-from builder.seeding.phrases import OF_HEAD, WHICH_ASK, Phrase, fill, x_last
-from builder.seeding.text import article, capitalize, plain
+from builder.seeding.compose import Intro, compose, possessive, stable_index
+from builder.seeding.facts import HUMAN, Facts
+from builder.seeding.phrases import OF_HEAD, WHICH_ASK, Phrase, fill, merged, ref_noun, x_last
+from builder.seeding.templates import Templates
+from builder.seeding.text import article, capitalize, join_and, join_verbs, plain
 from builder.seeding.wording import PERSON_PROPS, Wording
 
 __all__ = ["Realizer", "article", "plain", "readable"]
@@ -35,8 +39,24 @@ MAX_STACK = 3
 MAX_WORDS = 30
 
 
+@dataclass(frozen=True)
+class Remark:
+    """A person's facts said after the question: hop ``hop``'s ``noun`` ("head of state") and
+    its facts, reduced ("born in 1884") and as a verb phrase ("was born in 1884")."""
+
+    hop: int
+    noun: str
+    reduced: str
+    verbs: str
+
+
 class Realizer(Wording):
     """Renders chains of specs into questions and goals."""
+
+    def __init__(self, facts: Facts, templates: Templates | None = None) -> None:
+        super().__init__(facts, templates)
+        # hops of the question being worded whose person facts the remark says (still people)
+        self._stripped: set[int] = set()
 
     def goals(self, specs: Sequence[HopSpec], answers: Sequence[str]) -> list[str]:
         """One sub-question per hop; later hops refer to the previous answer's class."""
@@ -67,29 +87,133 @@ class Realizer(Wording):
         word an ambiguous hop says instead of the fact it leaves out (``award-winning``)."""
         self.said = True
         try:
-            nested = self._sentences(specs, 0, strict=False, vague=vague, nest=True)
+            shown, remarks = self._deferred(specs)
+            self._stripped = {r.hop for r in remarks}
+            nested = self._sentences(shown, 0, strict=False, vague=vague, nest=True)
             if nested and readable(nested[1]):
-                return capitalize(nested[1])
-            return self._split_question(specs, vague)
+                text = capitalize(nested[1])
+            else:
+                text = self._split_question(shown, vague)
+            return text + self._remark(remarks, specs, text)
         finally:
             self.said = False
+            self._stripped = set()
+
+    def _deferred(self, specs: Sequence[HopSpec]) -> tuple[list[HopSpec], list[Remark]]:
+        """The hops as the question's sentence words them, and the facts of people said after
+        it (:class:`Remark`): a forward hop to a person whose facts all read reduced ("born in
+        1884") loses them there, so that no noun carries a stack of commas ("the 1975 head of
+        state, born in 1884, of …"). The facts stay in the question, in the remark; a person
+        whose noun does not name them apart (``remark_weak``, a noun said twice) keeps them."""
+        style = self.t.style
+        found: list[Remark] = []
+        for i, spec in enumerate(specs):
+            if not (spec.link and not spec.link_inverse and spec.constraints):
+                continue
+            if any(c.property not in PERSON_PROPS for c in spec.constraints):
+                continue
+            subject = self._subject(specs[i - 1]) if i else ""
+            mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
+            if not all(m.reduced for m in mods):
+                continue
+            rel = self._relation(spec.link, subject)
+            noun = rel.noun or ref_noun(fill(rel.of, p=self.plabel(spec.link)))
+            noun = style.short.get(noun, noun)
+            reduced = join_verbs([m.reduced for m in merged(mods)])
+            verbs = join_verbs([m.verb for m in merged(mods)])
+            found.append(Remark(i, noun, reduced, verbs))
+        nouns = [r.noun for r in found]
+        kept = [r for r in found if r.noun not in style.remark_weak and nouns.count(r.noun) == 1]
+        weak = [r for r in found if r not in kept]
+        if len(found) == 1 and weak and self._alone(found[0].hop, specs):
+            kept = found  # said as "the one born in …": no noun needed
+        hops = {r.hop for r in kept}
+        shown = [s.model_copy(update={"constraints": []}) if i in hops else s for i, s in
+                 enumerate(specs)]  # fmt: skip
+        return shown, kept
+
+    def _alone(self, hop: int, specs: Sequence[HopSpec]) -> bool:
+        """Whether "the one" in a remark can mean only hop ``hop``'s person: the question asks
+        for them, or for a fact of theirs, and describes no other person ("When did the head
+        of state in 1969 of the home country of the 1997 … winner die? The one born in 1924"
+        could mean the winner)."""
+        last = len(specs) - 1
+        if hop not in (last, last - 1):
+            return False
+        return not any(self._person(s) for i, s in enumerate(specs) if i != hop)
+
+    def _person(self, spec: HopSpec) -> bool:
+        """Whether a hop's answer is, or may be, a person (a winner may be a film)."""
+        if spec.class_id == HUMAN or any(c.property in PERSON_PROPS for c in spec.constraints):
+            return True
+        if not spec.link or spec.link_inverse:
+            return False
+        rel = self._relation(spec.link)
+        noun = rel.noun or ref_noun(fill(rel.of, p=self.plabel(spec.link)))
+        return noun in self.t.style.people or noun in self.t.style.unsure
+
+    def _remark(self, remarks: Sequence[Remark], specs: Sequence[HopSpec], text: str) -> str:
+        """The people's facts left out of the question's sentence, said after it."""
+        if not remarks:
+            return ""
+        forms = self.t.style.remark
+        if len(remarks) == 1:
+            r = remarks[0]
+            one = r.noun in self.t.style.remark_weak or self._alone(r.hop, specs)
+            options = forms.get("one" if one else "noun") or ["I mean the {n} {r}."]
+        else:
+            listed = join_and([f"the {r.noun} {r.reduced}" for r in remarks])
+            options = [
+                f.replace("{list}", listed) for f in forms.get("several", ["I mean {list}."])
+            ]
+            r = remarks[0]
+        form = options[stable_index(text, len(options))]
+        said = form.replace("{n}", r.noun).replace("{r}", r.reduced).replace("{v}", r.verbs)
+        return " " + capitalize(said.replace("..", "."))
 
     def _split_question(self, specs: Sequence[HopSpec], vague: Sequence[str]) -> str:
         best: tuple[int, int, int] | None = None
         text = ""
+        blocked = False  # the question unsplit reads as broken
         for mask in range(1 << max(len(specs) - 1, 0)):
             parts = self._sentences(specs, mask, strict=True, vague=vague)
             if parts is None:
                 continue
             intros, ask = parts
+            said = compose(self.t.style, intros, ask)
+            if _GARDEN_PATH.search(said):
+                blocked = blocked or not mask
+                continue  # "… flows through die?": see _unblocked
             longest = max(len(t.split()) for t in [*(i.text for i in intros), ask])
             key = (bin(mask).count("1"), longest, mask)
             if best is None or key < best:
-                best, text = key, compose(self.t.style, intros, ask)
+                best, text = key, said
+        inside = self._unblocked(specs, vague) if blocked else ""
+        if inside.startswith("In "):
+            return inside  # the country the question happens in, said first
         if text:
             return text
         intros, ask = self._sentences(specs, 0, strict=False, vague=vague) or ([], "")
-        return compose(self.t.style, intros, ask)
+        said = compose(self.t.style, intros, ask)
+        if _GARDEN_PATH.search(said):
+            # nothing heavy to say first, but the nested clause's verb meets the question's
+            # ("… the country the Missouri River flows through die?"): one phrase said first
+            return self._unblocked(specs, vague) or said
+        return said
+
+    def _unblocked(self, specs: Sequence[HopSpec], vague: Sequence[str]) -> str:
+        """The question with one phrase said first where that ends the garden path ("In the
+        country the Missouri River flows through, when did …?"), the latest such split; ""
+        when none does. A country said first as where the question happens comes first."""
+        found: list[str] = []
+        for i in reversed(range(max(len(specs) - 1, 0))):
+            parts = self._sentences(specs, 1 << i, strict=False, vague=vague, force=True)
+            if parts is None:
+                continue
+            said = compose(self.t.style, *parts)
+            if not _GARDEN_PATH.search(said):
+                found.append(said)
+        return next((s for s in found if s.startswith("In ")), found[0] if found else "")
 
     def _sentences(
         self,
@@ -98,6 +222,7 @@ class Realizer(Wording):
         strict: bool,
         vague: Sequence[str] = (),
         nest: bool = False,
+        force: bool = False,
     ) -> tuple[list[Intro], str] | None:
         """Phrases said first and the question when the phrase of hop ``i`` is said first
         for every bit ``i`` of ``mask``; None when a split is pointless or a nesting too heavy
@@ -110,7 +235,7 @@ class Realizer(Wording):
             heavy = x.weight or self._person_after(x, spec)
             # a stack of relation phrases may be said first, and must be past MAX_STACK
             stacked = self._forward(spec) and x.ofs >= MAX_STACK - 1
-            if split and not (heavy or stacked):
+            if split and not (heavy or stacked or force):
                 return None
             too_deep = self._forward(spec) and x.ofs >= MAX_STACK
             # (one sentence: its relation phrases are counted once it is said, see readable())
@@ -125,8 +250,10 @@ class Realizer(Wording):
             if split:
                 # a person: said so by the phrase, or by what is asked of them ("When did
                 # that winner die?")
-                human = self._pronoun(specs[i - 1]) == "who" or (
-                    self._forward(spec) and spec.link in PERSON_PROPS
+                human = (
+                    self._pronoun(specs[i - 1]) == "who"
+                    or i - 1 in self._stripped
+                    or (self._forward(spec) and spec.link in PERSON_PROPS)
                 )
                 own = possessive(self.t.style, x.ref, human)
                 intro.append(Intro(x.text, x.ref, own, x.statement))
@@ -257,11 +384,15 @@ _RELATIVE = re.compile(r"\b(?:that|who|which|where|whose)\b")
 _CLAUSE_END = (
     r"died|born|formed|founded|located|headquartered|released|held|made|based|introduced|won"
     r"|played|directed|written|developed|painted|published|signed|discovered|invented"
+    r"|is|through"
 )
 _GARDEN_PATH = re.compile(
     rf"\b(?:{_CLAUSE_END}) (?:be )?(?:born|die|pass away|founded|released|introduced|located"
     rf"|formed|made|held|start|end|open|begin|win|come out)\?$|\b(?:of|by) [^?]* in\?$"
 )
+# the ask said another way because the nested phrase has its verb ("What is the birth date
+# of the head of state of the country where X was born?"): the phrase is said first instead
+_AGAIN = re.compile(r"^What is the (?:birth date|birthplace) of ")
 
 
 def readable(question: str) -> bool:
@@ -272,6 +403,7 @@ def readable(question: str) -> bool:
     body = question.split(" ", 1)[-1]  # the question word is no relative pronoun
     return (
         not _GARDEN_PATH.search(question)
+        and not _AGAIN.match(question)
         and len(question.split()) <= MAX_WORDS
         and len(_RELATION_OF.findall(question)) <= MAX_STACK
         and len(_RELATIVE.findall(body)) <= 2

@@ -103,6 +103,14 @@ class StylePhrases(BaseModel):
     plural: list[str] = Field(default_factory=list)
     keep_of: list[str] = Field(default_factory=list)
     short: dict[str, str] = Field(default_factory=dict)
+    remark: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="A person's facts said after the question ('I mean the one born in 1902.'): "
+        "forms under 'one', 'noun' and 'several'.",
+    )
+    remark_weak: list[str] = Field(
+        default_factory=list, description="Referring nouns a remark never names ('the head')."
+    )
 
 
 class VaguePhrases(BaseModel):
@@ -141,6 +149,19 @@ class Templates(BaseModel):
     era_clues: dict[str, list[str]] = Field(
         default_factory=dict, description="A version's year said as the chain's own time."
     )
+    qualifier_noun_clues: list[str] = Field(
+        default_factory=list,
+        description="A version's year naming the person it is of ({n}: 'head of state').",
+    )
+    era_noun_clues: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="The same, naming the person the version is of ({n}: 'head of state').",
+    )
+    clue_nouns: dict[str, str] = Field(
+        default_factory=dict,
+        description="Relation of a person's hop → the noun a reply names them by where the "
+        "question has another person ('the head of state was born in 1908').",
+    )
     criterion_default: CriterionPhrases
     criteria: dict[str, CriterionPhrases]
     criteria_classes: dict[str, CriterionPhrases] = Field(default_factory=dict)
@@ -149,7 +170,13 @@ class Templates(BaseModel):
     vague: VaguePhrases = Field(default_factory=VaguePhrases)
 
     @field_validator(
-        "fact_clues", "qualifier_clues", "person_clues", "more_clues", "era_clues", mode="before"
+        "fact_clues",
+        "qualifier_clues",
+        "person_clues",
+        "more_clues",
+        "era_clues",
+        "era_noun_clues",
+        mode="before",
     )
     @classmethod
     def _variants(cls, value: Any) -> Any:
@@ -250,6 +277,9 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
             "clue_frames": clues.get("frames", []),
             "clue_values": clues.get("values", {}),
             "era_clues": clues.get("era", {}),
+            "era_noun_clues": clues.get("era_noun", {}),
+            "qualifier_noun_clues": clues.get("qualifier_noun", []),
+            "clue_nouns": clues.get("nouns", {}),
             "person_clues": clues.get("person", {}),
             "more_clues": clues.get("more", {}),
             "criterion_default": crit["default"],

@@ -10,9 +10,12 @@ the video game released in 2017``). Wording rules, so that nesting stays readabl
   constraint is still there, only worded as a noun;
 * a superlative sits next to its noun (``the film with the highest budget directed by X``);
 * in the question a person reads (``said``), a relation takes its ``said_of``/``said_ask``
-  words (``the home country of X``), a holder's facts stand between commas next to the holder
-  (``the 1945 head of state, born in 1917, of …``) and a person's name takes a possessive
-  (``John Backus's birthplace``).
+  words (``the home country of X``), an office's year follows its noun (``the head of state in
+  1945 of …``), the country of a place is where something happened there (``the country
+  where Elvis Presley died``) and a person's name takes a possessive (``John Backus's
+  birthplace``); a person's reduced facts are said after the question
+  (:mod:`builder.seeding.realize`), so facts between commas next to a noun remain only for
+  facts no person has (``the home country, in Asia, of …``).
 
 How hops are put together into one question (and when a phrase is said first, in a sentence
 of its own) is :mod:`builder.seeding.realize`'s part.
@@ -61,6 +64,17 @@ PERSON_PROPS = frozenset(
 _ENDS_REF = re.compile(r"\b(?:that|those) (?:(?!\w+ed\b)[\w'-]+ ?){1,3}$")
 # a question that ends with its preposition ("Which country is {x} in?")
 _STRANDED = re.compile(r"^(Which|What) (.+) (in|on|at|for|to|from|with)\?$")
+# a place described by what happened there, whose country the question asks about: "the
+# place where Elvis Presley died", "the city where the manufacturer of Spikevax is
+# headquartered", "the region where the team … is located", "the birthplace of X"
+COUNTRY = "P17"
+_PLACE_WHERE = re.compile(r"^the (?:place|city|region) where (.+?) (?:(is|was|were|are) )?(\w+)$")
+_BASE_VERBS = {"died": "die", "lived": "live", "premiered": "premiere"}
+# a name that reads badly before its winner ("the Academy Award for Best Actor winner")
+_PRENOMINAL = re.compile(r" for ")
+_BIRTHPLACE = re.compile(r"^the birthplace of (.+)$")
+_BIRTHPLACE_OF = re.compile(r"^(.+)'s birthplace$")
+_HOSTED = re.compile(r"^the (?:city|place) that hosted (.+)$")
 _END_PREPOSITIONS = (" in", " on", " of", " at", " to", " for", " by", " with")
 _THE_NOUNS = ("award", "prize", "office", "position", "competition", "tournament", "cup", "medal")
 
@@ -273,16 +287,22 @@ class Wording:
     def _time_before(self, of: str, spec: HopSpec, marker: str) -> str:
         """A relation's time before a described phrase, as an adjective where it is a year
         ("the 2014 head coach of <x>"), else after the relation ("the holder until 1990 of
-        <x>"): a final "in 2014" would read as the described phrase's time."""
+        <x>"): a final "in 2014" would read as the described phrase's time. The question a
+        person reads says an office's year after its noun ("the head of state in 1981 of
+        <x>"), as people do; "the 1981 head of state" reads as a label."""
         q = self._qualifier(spec)
-        if q.startswith("in ") and of.startswith("the "):
+        if q.startswith("in ") and of.startswith("the ") and not self.said:
             return f"the {year_of(spec.qualifier_value)} {of[4:]}"
         return of.replace(marker, f" {q}{marker}", 1)
 
     def _of_np(
         self, spec: HopSpec, x: str, subject: str, named: str = "", vague: str = ""
     ) -> Phrase:
-        if spec.constraints and self._is_dated(spec, x, named) and not vague:
+        said = self.said and _PRENOMINAL.search(x) is None
+        if (spec.constraints or said) and self._is_dated(spec, x, named) and not vague:
+            # (the question a person reads says "the 1982 Fields Medal winner" even without
+            # facts: "the winner of the 1982 Fields Medal" adds an "of the" to a chain of them;
+            # not "the Academy Award for Best Actor winner", a name too long to go first)
             return self._dated_np(spec, x, subject, named)
         spec, x = self._dated(spec, x, named)
         rel = self._rel(spec, subject, named)
@@ -309,7 +329,8 @@ class Wording:
         ref = "that person" if person and noun in ("one", "whole") else self._that(noun)
         mods = [self.modifier(c, f"via:{spec.link}") for c in spec.constraints]
         if not mods:
-            return Phrase(self._said_of(rel, of, x, named), self._own(spec), 1, ref, of=True)
+            text = self._said_of(rel, of, x, named, spec)
+            return Phrase(text, self._own(spec), 1, ref, of=True)
         of = re.sub(r"^(?:a|an) ", "the ", of)
         # a time after {x} ("the head coach of {x} in 2019") is no verb phrase to wrap around
         inner = None if spec.qualifier else X_INSIDE.match(of)
@@ -348,17 +369,67 @@ class Wording:
                 return Phrase(text, self._own(spec), 1, ref, of=True, statement=statement)
         return Phrase(text, self._own(spec), 1, ref, of=True)
 
-    def _said_of(self, rel: RelationPhrases, of: str, x: str, named: str) -> str:
-        """A relation's phrase around ``x`` as a person says it: a person's name with a
+    def _said_of(
+        self, rel: RelationPhrases, of: str, x: str, named: str, spec: HopSpec | None = None
+    ) -> str:
+        """A relation's phrase around ``x`` as a person says it: the country of a place by
+        what happened there ("the country where Elvis Presley died"), a person's name with a
         possessive ("John Backus's birthplace"), a winner by "whose" ("the country whose team
         won …"), else the phrase itself."""
+        where = self._where(spec, x) if spec is not None else None
+        if where is not None:
+            return f"the country {where[0]}"
         head = OF_HEAD.match(of)
         if self.said and named and head and self.facts.is_human(named) and "{" not in x:
+            return f"{x}'s {head.group(1)}"
+        prenominal = _PRENOMINAL.search(x) is None
+        if self.said and named and head and rel.dated and x.startswith("the ") and prenominal:
+            # "the Turing Award winner", as people say it (and one "of the" fewer)
+            return f"the {x[4:]} {head.group(1)}"
+        if self.said and named and head and self._owns(x, head.group(1)):
+            # a person of a named thing ("BP's CEO", "FC Barcelona's head coach"): one "of
+            # the" fewer in "the head of state of the home country of the CEO of BP"
             return f"{x}'s {head.group(1)}"
         whose = re.match(r"the ([\w' -]+?) that (\w.*)$", x)
         if self.said and rel.whose_of and whose and of == rel.of:
             return fill(rel.whose_of, xn=f"{whose.group(1)} {whose.group(2)}")
         return fill(of, x=x)
+
+    def _owns(self, x: str, noun: str) -> bool:
+        """Whether a name reads with a possessive before a person's noun: a name of its own
+        (capitalized, no "the" or "of" inside, not ending in "s" or a full stop: "The
+        Beatles's", "Warner Bros.'s" would not read) and a noun of people."""
+        if noun not in self.t.style.people or noun in self.t.style.remark_weak:
+            return False
+        if not re.match(r"[A-Z0-9]", x) or x.startswith("The ") or "{" in x:
+            return False
+        return " of " not in x and not x.endswith(("s", ".", "'"))
+
+    def _where(self, spec: HopSpec, x: str) -> tuple[str, str] | None:
+        """The country of a place said by what happened there, in the question a person
+        reads: ("where Elvis Presley died", "In which country did Elvis Presley die?") for
+        the country of "the place where Elvis Presley died" (the place is in that country, so
+        both name one country); None for other hops and phrases."""
+        if not (self.said and spec.link == COUNTRY and not spec.link_inverse):
+            return None
+        if spec.constraints or spec.qualifier:
+            return None
+        m = _PLACE_WHERE.match(x)
+        if m:
+            who, aux, verb = m.group(1), m.group(2), m.group(3)
+            if aux:
+                return f"where {who} {aux} {verb}", f"In which country {aux} {who} {verb}?"
+            base = _BASE_VERBS.get(verb)
+            if base is None:
+                return None
+            return f"where {who} {verb}", f"In which country did {who} {base}?"
+        m = _BIRTHPLACE.match(x) or _BIRTHPLACE_OF.match(x)
+        if m:
+            return f"where {m.group(1)} was born", f"In which country was {m.group(1)} born?"
+        m = _HOSTED.match(x)
+        if m:
+            return f"that hosted {m.group(1)}", f"Which country hosted {m.group(1)}?"
+        return None
 
     def _facts_first(self, of: str, x: str, named: str, mods: list[Modifier]) -> bool:
         """Whether a relation's facts go between its noun and a described ``x`` (in the
@@ -423,6 +494,9 @@ class Wording:
     def _ask(
         self, spec: HopSpec, x: str, subject: str = "", named: str = "", vague: str = ""
     ) -> str:
+        where = self._where(spec, x)
+        if where is not None:
+            return where[1]
         if spec.link and not spec.link_inverse:
             spec, x = self._dated(spec, x, named)
             rel = self._rel(spec, subject, named)
@@ -439,7 +513,10 @@ class Wording:
                     if " of {x}" in of and nested:
                         # after a described phrase a final "in 2011" would read as its time
                         # ("the winner of Wimbledon … in 2011"): the time goes with the relation
-                        head = "Who" if self._pronoun(spec) == "who" else "What"
+                        # an office's holder is a person whatever the hop's facts say
+                        noun = rel.noun or ref_noun(of)
+                        person = self._pronoun(spec) == "who" or noun in self.t.style.people
+                        head = "Who" if person else "What"
                         of = self._time_before(of, spec, " of {x}")
                         return f"{head} was {fill(of, x=x)}?"
                     q = q.rstrip("?") + " " + self._qualifier(spec) + "?"

@@ -156,3 +156,17 @@ def test_lexicon_files_have_no_duplicate_keys(name: str) -> None:
     path = Path(__file__).resolve().parents[2] / "builder" / "prompts" / "templates"
     yaml.load((path / f"{name}.yaml").read_text(encoding="utf-8"), Loader)
     assert duplicates == []
+
+
+def test_a_criterion_reply_says_which_superlative_it_clarifies() -> None:
+    """ "I meant in terms of radius." after "What is the radius of the biggest planet …?"
+    repeats the question; "I meant the biggest by radius." says what "biggest" meant."""
+    t = load_templates()
+    for pid in t.criteria:
+        phrases = t.criterion(pid)
+        for vague, clue in (
+            (phrases.vague, phrases.clue),
+            (phrases.vague_least, phrases.clue_least),
+        ):
+            if vague in ("biggest", "smallest") and "{p}" not in clue:
+                assert "in terms of" not in clue, (pid, clue)

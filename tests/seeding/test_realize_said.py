@@ -1,0 +1,155 @@
+"""The question a person reads, on hand-built chains (issue 11): a person's facts said after
+the question instead of stacked between commas, an office's year after its noun, a country
+said by what happened there, and a country the question happens in."""
+
+from __future__ import annotations
+
+from builder.records.seed import HopSpec
+from builder.seeding.compose import Intro, compose
+from builder.seeding.lint import text_problems
+from builder.seeding.realize import Realizer, readable
+from builder.seeding.templates import load_templates
+from tests.seeding.test_vague import realizer, store, timed, year
+
+__all__ = ["realizer", "store"]
+
+WINNER = timed("P1346", "P585", 1903, anchor="L:physics", constraints=[year("P569", 1867)])
+HEAD = timed("P6", "P580", 2019, constraints=[year("P569", 1980)])
+HOME = HopSpec(link="P27")
+
+
+def test_two_peoples_facts_are_said_after_the_question_each_by_its_noun(
+    realizer: Realizer,
+) -> None:
+    question = realizer.question([WINNER, HOME, HEAD, HopSpec(link="P570")])
+    assert question == (
+        "When did the head of government in 2019 of the home country of the 1903 Nobel Prize "
+        "in Physics winner die? I mean the winner born in 1867 and the head of government born "
+        "in 1980."
+    )
+    assert ", born in" not in question and text_problems(question) == []
+
+
+def test_a_persons_facts_name_them_where_another_person_is_asked_about(
+    realizer: Realizer,
+) -> None:
+    question = realizer.question([WINNER, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
+    # "the one born in 1867" could be the head of government: the winner is named
+    body, remark = question.split("? ", 1)
+    assert body == (
+        "When was the head of government of the home country of the 1903 Nobel Prize in "
+        "Physics winner born"
+    )
+    assert remark in ("I mean the winner born in 1867.", "The winner I mean was born in 1867.")
+    # no "What is the birth date of …": the question's verb is no longer in the nested phrase
+    assert not question.startswith("What is the birth date")
+
+
+def test_an_offices_year_follows_its_noun(realizer: Realizer) -> None:
+    head = HEAD.model_copy(update={"constraints": []})
+    question = realizer.question([WINNER, HOME, head, HopSpec(link="P570")])
+    assert "the head of government in 2019 of the home country" in question
+    assert "the 2019 head" not in question
+    # hop goals keep the words they are searched with
+    goals = realizer.goals([WINNER, HOME, head], ["L:curie", "L:nz", "L:ardern"])
+    assert goals[2] == "Who was the head of government of that country in 2019?"
+
+
+def test_a_country_is_said_by_what_happened_there(realizer: Realizer) -> None:
+    died = HopSpec(link="P20", anchor="L:ardern")
+    country = HopSpec(link="P17")
+    assert realizer.question([died, country]) == "In which country did Jacinda Ardern die?"
+    born = HopSpec(link="P19", anchor="L:ardern")
+    assert realizer.question([born, country]) == "In which country was Jacinda Ardern born?"
+    question = realizer.question([born, country, HopSpec(link="P6")])
+    assert question == "Who led the government of the country where Jacinda Ardern was born?"
+    assert "of the birthplace" not in question and "country of the place" not in question
+    # a company's country is where it is based, not "its country"
+    made = HopSpec(link="P178", anchor="L:pulp")
+    question = realizer.question([made, country, HopSpec(link="P6")])
+    assert "the country where the developer of Pulp Fiction is based" in question
+
+
+def test_a_country_said_first_is_where_the_question_happens(realizer: Realizer) -> None:
+    died = HopSpec(link="P20", anchor="L:ardern")
+    chain = [died, HopSpec(link="P17"), HopSpec(link="P6"), HopSpec(link="P570")]
+    # "… where Jacinda Ardern died die?" reads as broken; the country goes first
+    question = realizer.question(chain)
+    assert question == (
+        "In the country where Jacinda Ardern died, when did the head of government die?"
+    )
+    style = load_templates().style
+    intro = [Intro("the country where Nino Rota died", "that country", "its")]
+    assert compose(style, intro, "When did the head of government of that country die?") == (
+        "In the country where Nino Rota died, when did the head of government die?"
+    )
+    # a person said first stays the topic
+    person = [Intro("the director of the film that won X", "that person", "their")]
+    said = compose(style, person, "Who was the head of state of the home country of that person?")
+    assert said.startswith("The director of the film that won X — who was")
+
+
+def test_the_again_form_of_a_birth_date_is_no_one_sentence_question() -> None:
+    assert not readable(
+        "What is the birth date of the head of state of the country where X was born?"
+    )
+
+
+def test_an_offices_holder_is_asked_with_who(realizer: Realizer) -> None:
+    head = HEAD.model_copy(update={"constraints": []})
+    question = realizer.question([WINNER.model_copy(update={"constraints": []}), HOME, head])
+    assert question.startswith("Who was the head of government in 2019 of ")
+
+
+def test_a_name_takes_a_possessive_before_a_noun_of_people(realizer: Realizer) -> None:
+    directed = HopSpec(link="P57", anchor="L:pulp")
+    question = realizer.question([directed, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
+    assert question == (
+        "When was the head of government of the home country of Pulp Fiction's director born?"
+    )
+    # two "of the" in a row at most here, where "of the director of Pulp Fiction" made three
+    assert "of the director of" not in question
+
+
+def test_a_clause_verb_met_by_a_preposition_or_is_is_no_one_sentence() -> None:
+    assert not readable(
+        "When did the head of state of the country the Missouri River flows through die?"
+    )
+    assert not readable("When was the head of state of the country where the lake is born?")
+
+
+def test_a_network_is_the_one_that_first_aired_it(realizer: Realizer) -> None:
+    aired = HopSpec(link="P449", anchor="L:pulp")
+    question = realizer.question([aired, HopSpec(link="P571")])
+    assert question == "When was the network that first aired Pulp Fiction founded?"
+    # the goal keeps the words its search is measured with
+    assert realizer.goals([aired], ["L:n"]) == ["Which network first aired Pulp Fiction?"]
+
+
+def test_a_prizes_winner_goes_after_a_short_name_only(realizer: Realizer) -> None:
+    physics = HopSpec(link="P1346", anchor="L:physics")
+    question = realizer.question([physics, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
+    assert "the home country of the Nobel Prize in Physics winner" in question
+    # "the Academy Award for Best Actor winner" would not read: the winner of it
+    realizer.said = True
+    try:
+        won = HopSpec(link="P1346")
+        short = realizer.phrase(won, "the Turing Award", named="L:physics").text
+        long = realizer.phrase(won, "the Academy Award for Best Actor", named="L:physics").text
+    finally:
+        realizer.said = False
+    assert short == "the Turing Award winner"
+    assert long == "the winner of the Academy Award for Best Actor"
+
+
+def test_the_one_only_where_no_other_person_is_described(realizer: Realizer) -> None:
+    winner = WINNER.model_copy(update={"constraints": []})
+    question = realizer.question([winner, HOME, HEAD, HopSpec(link="P570")])
+    # the winner is a person too: "The one born in 1980" could be either
+    remark = question.split("? ", 1)[1]
+    assert "the one" not in remark.casefold() and "head of government" in remark
+    # the question's only person: "the one" is enough (and "the officeholder" would not read)
+    holder = timed("P1308", "P580", 2017, anchor="L:pm-nz", constraints=[year("P569", 1980)])
+    question = realizer.question([holder, HopSpec(link="P570")])
+    assert question.startswith("When did the Prime Minister of New Zealand in 2017 die? ")
+    assert "the one born in 1980" in question.casefold()
