@@ -77,7 +77,7 @@ def test_a_repeated_question_is_swapped_for_a_left_out_one_of_the_same_kind() ->
     # the first eight easy music samples all ask the same words
     for i in range(0, 16, 2):
         pool[i] = _sample(i, "music", ["version"], "When was the winner born?")
-    target = MixTarget(min_samples=20, min_per_domain=5)
+    target = MixTarget(min_samples=20, min_per_domain=5, prefer_shorter=False)
     got = select_mix(pool, target)
     asked = Counter(s.question for s in got.kept)
     assert asked["When was the winner born?"] == 1
@@ -90,3 +90,33 @@ def test_a_repeated_question_is_swapped_for_a_left_out_one_of_the_same_kind() ->
     assert {r.sample_id for r in got.rejects} == {s.id for s in pool} - {s.id for s in got.kept}
     order = [s.id for s in pool]
     assert [s.id for s in got.kept] == sorted((s.id for s in got.kept), key=order.index)
+
+
+def test_of_samples_adding_the_same_to_the_mix_the_shorter_questions_stay() -> None:
+    """Long chains read worst: with ``prefer_shorter`` (the default) the samples left out
+    to reach the mix are the longest questions of their kind, a repeated question first;
+    the difficulty and type shares are those of the plain selection, the floors hold."""
+    words = lambda i, n: f"q{i} " + " ".join(["word"] * n) + "?"  # noqa: E731
+    pool = [_sample(i, "games" if i % 2 else "music", ["version"], words(i, 4 + i % 7)) for i in range(40)]  # fmt: skip
+    pool += [_sample(100 + i, "music", ["entity", "version"], f"r{i}?") for i in range(6)]
+    pool[3] = _sample(3, "games", ["version"], "A repeated question?")
+    pool[5] = _sample(5, "games", ["version"], "A repeated question?")
+    target = MixTarget(min_samples=20, min_per_domain=5)
+    got = select_mix(pool, target)
+    plain = select_mix(pool, MixTarget(min_samples=20, min_per_domain=5, prefer_shorter=False))
+    shares = lambda ss: Counter((s.difficulty, s.num_ambiguities) for s in ss)  # noqa: E731
+    assert shares(got.kept) == shares(plain.kept) and len(got.kept) == 20
+    assert all(n >= 5 for n in Counter(s.domain for s in got.kept).values())
+    easy = [s for s in got.kept if s.num_ambiguities == 1]
+    gone = [s for s in pool if s.num_ambiguities == 1 and s not in got.kept]
+    # every easy question kept is at most as long as any left out of its domain (a copy of a
+    # repeated question goes however short it is)
+    gone = [s for s in gone if s.question != "A repeated question?"]
+    for d in ("games", "music"):
+        kept_d = [len(s.question.split()) for s in easy if s.domain == d]
+        gone_d = [len(s.question.split()) for s in gone if s.domain == d]
+        assert max(kept_d) <= min(gone_d), d
+    assert sum(len(s.question.split()) for s in easy) < sum(
+        len(s.question.split()) for s in plain.kept if s.num_ambiguities == 1
+    )
+    assert Counter(s.question for s in got.kept)["A repeated question?"] <= 1
