@@ -78,6 +78,7 @@ DOMAIN_CLASSES: dict[str, dict[str, str]] = {
     "geography": {
         "Q6256": "country",
         "Q515": "city",
+        "Q3957": "town",
         "Q5119": "capital city",
         "Q8502": "mountain",
         "Q4022": "river",

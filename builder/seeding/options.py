@@ -247,7 +247,9 @@ def link_options(
             for spec in narrow_all(facts, base, s, prev, fact_constraints(facts, s)):
                 out.append(Option(spec, s, "entity", "inverse"))
             group = fits(facts, base, prev)
-            if len(group) >= 3:
+            # two are enough: "the country bordering the United States with the largest
+            # population" is Mexico, with the largest area Canada
+            if len(group) >= 2:
                 out.extend(_criterion_options(facts, base, group, s, prev))
             if len(group) >= 2:
                 out.extend(_ranked_options(facts, base, group, s, prev))

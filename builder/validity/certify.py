@@ -180,7 +180,7 @@ class Certifier:
             keys = [k for k in keys if f.holds(k, c)]
         criteria = [spec.criterion] if spec.criterion else list(spec.criteria_options)
         for pid in criteria:
-            bad = self._unranked(keys, pid)
+            bad = self._unranked(keys, pid, spec.criterion_order)
             if bad is not None:
                 return bad
         if spec.criterion:
@@ -190,8 +190,13 @@ class Certifier:
             keys = [t for pid in spec.criteria_options for t in top(f, keys, pid, order)]
         return sorted(set(keys))
 
-    def _unranked(self, keys: Sequence[str], pid: str) -> Refusal | None:
-        """A superlative needs every member's value, dated alike for changing quantities."""
+    def _unranked(self, keys: Sequence[str], pid: str, order: str = "max") -> Refusal | None:
+        """A superlative needs every member's value, dated alike for changing quantities.
+
+        A changing quantity is ranked over values of one date: the members' latest values
+        when they share their year, else the values of the latest year at which every member
+        has one, and then only when that year ranks the same members first as the latest
+        values do (the question gives no year, so its answer must not hang on which)."""
         f = self.facts
         values = f.store.numeric_values(pid, list(keys))
         missing = sorted(set(keys) - {v.entity_id for v in values})
@@ -200,12 +205,52 @@ class Certifier:
             return Refusal(
                 "superlative_incomplete", f"no {f.label(pid)} for {len(missing)} members: {names}"
             )
-        if self.completeness.dated(pid):
-            years = {year_of(v.point_in_time) for v in values}
-            if len(years) != 1 or None in years:
-                return Refusal(
-                    "dates_unaligned", f"{f.label(pid)} values dated {sorted(map(str, years))}"
-                )
+        if not self.completeness.dated(pid):
+            return None
+        years = {year_of(v.point_in_time) for v in values}
+        if len(years) == 1 and None not in years:
+            return None
+        shown = sorted(map(str, years))
+        at = self._at_common_year(keys, pid)
+        if at is None:
+            return Refusal("dates_unaligned", f"{f.label(pid)} values dated {shown}")
+        year, amounts = at
+        best = max(amounts.values()) if order == "max" else min(amounts.values())
+        then = sorted(k for k, v in amounts.items() if v == best)
+        if then != top(f, keys, pid, order):
+            names = ", ".join(f.label(k) for k in then)
+            return Refusal(
+                "dates_unaligned",
+                f"{f.label(pid)} values dated {shown}; in {year} {names} ranked first instead",
+            )
+        return None
+
+    def _at_common_year(self, keys: Sequence[str], pid: str) -> tuple[int, dict[str, float]] | None:
+        """The latest year at which every member has exactly one dated value of ``pid`` (all
+        in one unit), with those values; None when there is no such year."""
+        per: list[dict[int, list[str]]] = []
+        for k in keys:
+            by_year: dict[int, list[str]] = {}
+            for v in self.facts.dated(k, pid):
+                y = year_of(v.point_in_time)
+                if y is not None:
+                    by_year.setdefault(y, []).append(v.value_key)
+            per.append(by_year)
+        if not per:
+            return None
+        common = set(per[0]).intersection(*per[1:])
+        for year in sorted(common, reverse=True):
+            got = [d[year] for d in per]
+            if any(len(vals) != 1 for vals in got):
+                continue
+            amount_unit = [vals[0].partition("|") for vals in got]
+            if len({unit for _, _, unit in amount_unit}) != 1:
+                continue
+            try:
+                amounts = [float(a) for a, _, _ in amount_unit]
+            except ValueError:
+                continue
+            return year, dict(zip(keys, amounts, strict=True))
         return None
 
     # ------------------------------------------------------------------ hops

@@ -301,3 +301,92 @@ def test_an_entity_clue_may_not_restate_the_dropped_constraint(cert: Certifier) 
 def test_an_undated_changing_quantity_is_refused(cert: Certifier) -> None:
     got = _refused(cert.hop(HopSpec(link="P1082"), "L:london", "+8799800"), "undated_quantity")
     assert "population" in got.detail
+
+
+COUNTRY = "Q6256"
+ALPIA = Declaration(
+    id="countries-of-alpia",
+    subject="L:alpia",
+    property="P30",
+    direction="inverse",
+    class_id=COUNTRY,
+    as_of="2024-12-31",
+    scope="countries of Alpia",
+)
+
+
+def _countries(tmp_path: Path, populations: dict[str, list[tuple[int, int]]]) -> KnowledgeStore:
+    """Countries of a declared-complete continent, with areas and dated populations."""
+    areas = {"L:big": 500, "L:many": 300, "L:small": 20}
+    items: list[object] = [ent(COUNTRY, "country"), ent("L:alpia", "Alpia")]
+    for key, area in areas.items():
+        pops = [{"v": v, "P585": str(y)} for y, v in populations[key]]
+        claims = {"P30": "L:alpia", "P2046": area, "P1082": pops}
+        items.append(ent(key, key[2:].title(), COUNTRY, claims, f"{key[2:]} is in Alpia."))
+    return build_store(
+        tmp_path / "countries.sqlite",
+        items,  # type: ignore[arg-type]
+        closed=False,
+        single_valued=frozenset({"P2046"}),
+        dated=DATED,
+        declarations=(ALPIA,),
+    )
+
+
+MOST_PEOPLE = HopSpec(
+    class_id=COUNTRY,
+    constraints=[Constraint(property="P30", value="L:alpia", value_label="Alpia")],
+    criterion="P1082",
+)
+
+
+def test_a_changing_quantity_is_ranked_at_a_year_every_member_has(tmp_path: Path) -> None:
+    """Latest populations of 2023 and 2024: compared at 2023, which every country has, and
+    the same country is first either way, so 'the most populous' holds."""
+    kb = _countries(
+        tmp_path,
+        {
+            "L:big": [(2023, 60), (2024, 61)],
+            "L:many": [(2023, 80)],
+            "L:small": [(2022, 4), (2023, 5)],
+        },
+    )
+    cert = Certifier(Facts(kb))
+    got = cert.hop(MOST_PEOPLE, None, "L:many")
+    assert isinstance(got, Certificate) and got.matches == ["L:many"], got
+    # the criteria ambiguity over the same set: by population or by area
+    inj = InjectionSpec(
+        type="criteria",
+        criteria=["P1082", "P2046"],
+        clue=ClueFact(kind="criterion", property="P1082", value="max", text=""),
+    )
+    amb = cert.ambiguous(MOST_PEOPLE, inj, None, "L:many")
+    assert isinstance(amb, Certificate), amb
+    assert amb.matches == ["L:big", "L:many"] and amb.clue_matches == ["L:many"]
+    kb.close()
+
+
+def test_a_changing_quantity_without_a_common_year_is_refused(tmp_path: Path) -> None:
+    kb = _countries(
+        tmp_path,
+        {"L:big": [(2024, 61)], "L:many": [(2023, 80)], "L:small": [(2022, 4)]},
+    )
+    got = _refused(Certifier(Facts(kb)).hop(MOST_PEOPLE, None, "L:many"), "dates_unaligned")
+    assert "2022" in got.detail and "2024" in got.detail
+    kb.close()
+
+
+def test_a_common_year_that_ranks_another_first_is_refused(tmp_path: Path) -> None:
+    """Big is first by its 2024 figure but Many was first in 2023, the year all share: the
+    undated superlative's answer would hang on the year."""
+    kb = _countries(
+        tmp_path,
+        {
+            "L:big": [(2023, 60), (2024, 90)],
+            "L:many": [(2023, 80)],
+            "L:small": [(2023, 5)],
+        },
+    )
+    got = _refused(Certifier(Facts(kb)).hop(MOST_PEOPLE, None, "L:big"), "dates_unaligned")
+    assert "in 2023 Many ranked first" in got.detail
+    kb.close()
