@@ -1,6 +1,7 @@
 """A chain through a country to its head of state or government, as a person asks it (issue
 11), on a hand-built world: a capital's and a party's country said as people say it, a name
-that takes "the" ("the Linux kernel")."""
+that takes "the" ("the Linux kernel"), an office holder of a name in a year by a possessive
+("Walmart's 1982 CEO")."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from builder.seeding.lint import text_problems
 from builder.seeding.realize import Realizer
 from tests.ambiguity import minikb
 from tests.ambiguity.minikb import build_store, ent
+from tests.seeding.test_vague import timed, year
 
 COUNTRY, CITY, PARTY, HUMAN, COMPANY = "Q6256", "Q5119", "Q7278", "Q5", "Q4830453"
 MORE_PROPS = {
@@ -91,3 +93,14 @@ def test_the_linux_kernel_takes_its_article(realizer: Realizer) -> None:
     question = realizer.question([*chain, HopSpec(link="P569")])
     assert "the designer of the Linux kernel" in question
     assert "of Linux kernel" not in question
+
+
+def test_an_office_holder_of_a_name_in_a_year_is_its_possessive(realizer: Realizer) -> None:
+    ceo = timed("P169", "P580", 1982, anchor="L:walmart")
+    head = timed("P35", "P580", 1945, constraints=[year("P569", 1884)])
+    question = realizer.question([ceo, HopSpec(link="P27"), head, HopSpec(link="P570")])
+    assert question == (
+        "Walmart's 1982 CEO is from a country whose head of state in 1945 was born in 1884. "
+        "When did that head of state die?"
+    )
+    assert "of the home country of" not in question and "I mean" not in question

@@ -186,8 +186,8 @@ def test_at_most_three_relation_phrases_in_one_sentence(realizer: Realizer) -> N
     # the birthplace's country said by what happened there, and said first: "… where the
     # Nobel Prize in Physics winner was born born?" would read as broken
     assert question == (
-        "In the country where the Nobel Prize in Physics winner was born, when was the head of "
-        "government born?"
+        "Think of the country where the Nobel Prize in Physics winner was born. When was its "
+        "head of government born?"
     )
 
 
