@@ -31,7 +31,7 @@ from builder.seeding.facts import HUMAN, Facts
 from builder.seeding.phrases import OF_HEAD, WHICH_ASK, Phrase, fill, merged, ref_noun, x_last
 from builder.seeding.templates import Templates
 from builder.seeding.text import article, capitalize, join_and, join_verbs, plain
-from builder.seeding.wording import PERSON_PROPS, Wording
+from builder.seeding.wording import CITIZENSHIP, PERSON_PROPS, Wording, short_person
 
 __all__ = ["Realizer", "article", "plain", "readable"]
 
@@ -98,12 +98,58 @@ class Realizer(Wording):
             nested = self._sentences(shown, 0, strict=False, vague=vague, nest=True)
             if nested and readable(nested[1]):
                 text = capitalize(nested[1])
+                said = self._theirs(text, shown, remarks, vague)
+                if said:
+                    lead, text, remarks = said
+                    return f"{lead} {text}{self._remark(remarks, specs, text)}"
             else:
                 text = self._split_question(shown, vague)
             return text + self._remark(remarks, specs, text)
         finally:
             self.said = False
             self._stripped = set()
+
+    def _theirs(
+        self, text: str, shown: Sequence[HopSpec], remarks: Sequence[Remark], vague: Sequence[str]
+    ) -> tuple[str, str, list[Remark]] | None:
+        """A person's facts said of them first where the question goes on to their home
+        country ("I'm asking about the 2001 Turing Award winner who was born in 1930. Who led
+        the government of the country with the largest area bordering their home country?"),
+        not after it ("… home country? The winner I mean was born in 1930."): the lead, the
+        question and the remarks left; None where no remark's person is followed by theirs."""
+        for r in remarks:
+            after = shown[r.hop + 1] if r.hop + 1 < len(shown) else None
+            if after is None or after.link != CITIZENSHIP or not self._forward(after):
+                continue
+            person = self._said_phrase(shown[: r.hop + 1], vague)
+            found = [f"{person}'s home country", f"the home country of {person}"]
+            hits = [f for f in found if f in text]
+            if len(hits) != 1 or text.count(person) != 1 or text.startswith(capitalize(hits[0])):
+                continue
+            rest = [o for o in remarks if o is not r]
+            lead = self._person_lead(person, r.verbs, text)
+            return lead, text.replace(hits[0], "their home country"), rest
+        return None
+
+    def _person_lead(self, person: str, verbs: str, key: str) -> str:
+        """A person's facts said of their noun before the question ("The 1994 Turing Award
+        winner I have in mind was born in 1946.", ``style.country``'s ``person`` forms)."""
+        forms = self.t.style.country
+        ends_year = re.search(r"\d{4}$", person) is not None
+        said = forms.get("person_after_year" if ends_year else "person")
+        said = said or ["I'm asking about {x} who {v}."]
+        form = said[stable_index(key, len(said))]
+        return form.replace("{X}", capitalize(person)).replace("{x}", person).replace("{v}", verbs)
+
+    def _said_phrase(self, specs: Sequence[HopSpec], vague: Sequence[str]) -> str:
+        """The noun phrase of a chain's first hops, as the question a person reads says it."""
+        x = Phrase(self.anchor_text(specs[0]), name=specs[0].anchor)
+        for i, spec in enumerate(specs):
+            first = self._class_of(spec.anchor) if spec.anchor else ""
+            subject = self._subject(specs[i - 1]) if i else first
+            inner = self.phrase(spec, x.text, subject, x.name, _at(vague, i))
+            x = Phrase(inner.text, ref=inner.ref)
+        return x.text
 
     def _person_facts(self, spec: HopSpec) -> tuple[str, str] | None:
         """A forward hop's facts of a person, reduced and as a verb phrase ("born in 1890",
@@ -159,13 +205,8 @@ class Realizer(Wording):
         shown = list(specs[:at])
         if strip and before is not None:
             shown[-1] = before.model_copy(update={"constraints": []})
-        x = Phrase(self.anchor_text(specs[0]), name=specs[0].anchor)
-        for i, spec in enumerate(shown):
-            first = self._class_of(spec.anchor) if spec.anchor else ""
-            subject = self._subject(specs[i - 1]) if i else first
-            inner = self.phrase(spec, x.text, subject, x.name, _at(vague, i))
-            x = Phrase(inner.text, ref=inner.ref)
-        person = _owned_year(x.text, self._owns)
+        said = self._said_phrase(shown, vague) if shown else self.anchor_text(specs[0])
+        person = _owned_year(said, self._owns)
         if len(_RELATIVE.findall(person)) > 1 or len(_RELATION_OF.findall(person)) > 1:
             return ""
         if len(person.split()) > 14 or "," in person:
@@ -183,11 +224,7 @@ class Realizer(Wording):
 
         if strip and own:
             # the person's facts said first, of their noun; the country is "their home country"
-            said = style.get("person_after_year" if re.search(r"\d{4}$", person) else "person")
-            said = said or ["I'm asking about {x} who {v}."]
-            form = said[stable_index(key, len(said))]
-            lead = form.replace("{X}", capitalize(person)).replace("{x}", person)
-            lead = lead.replace("{v}", own[1])
+            lead = self._person_lead(person, own[1], key)
             theirs = f"their home country's {noun} {when}".strip()
             if head_reduced:
                 return f"{lead} {capitalize(theirs)} {head_verbs}. {asked(f'that {noun}')}"
@@ -196,7 +233,7 @@ class Realizer(Wording):
         place = self._country_place(country, person, self._subject(specs[at - 1]) if at else first)
         if not place:
             return ""
-        short = country.link == CITIZENSHIP and self._short_person(person)
+        short = country.link == CITIZENSHIP and short_person(person)
         think = style.get("lead") or ["Think of {x}."]
         lead = think[stable_index(key, len(think))].replace("{x}", place)
         if head_reduced:
@@ -230,15 +267,6 @@ class Realizer(Wording):
         if re.match(r"the country (?:where |that )?\{x\} ", of):
             return fill(of, x=person)
         return ""
-
-    def _short_person(self, person: str) -> bool:
-        """Whether a person's phrase takes a possessive ("the 1988 Turing Award winner's"): no
-        clause or "of" in it, a few words, not ending in "s"."""
-        if _RELATIVE.search(person) or " of " in person or person.endswith(("s", ".")):
-            return False
-        if "'s " in person:  # "Beloved's author's home country"
-            return False
-        return len(person.split()) <= 7
 
     def _deferred(self, specs: Sequence[HopSpec]) -> tuple[list[HopSpec], list[Remark]]:
         """The hops as the question's sentence words them, and the facts of people said after
@@ -537,7 +565,6 @@ _AGAIN = re.compile(r"^What is the (?:birth date|birthplace) of ")
 
 
 # a chain through a country to its head ("the head of state of the country X is from")
-CITIZENSHIP = "P27"
 _COUNTRY_LINKS = frozenset({CITIZENSHIP, "P17"})
 _HEADS = frozenset({"P35", "P6"})
 # "the CEO of Walmart in 1982": an office's holder of a named thing in a year
