@@ -239,11 +239,15 @@ class Realizer(Wording):
         if head_reduced:
             # the head's facts as a statement: "X is from a country whose head of state in
             # 1945 was born in 1890. When did that head of state die?"
+            # or what the country had then: "In 1945, the country X is from had a head of
+            # state born in 1890."
+            had = f"{place} had {article(noun)} {noun} {head_reduced}."
+            forms = [f"{capitalize(when)}, {had}" if when else capitalize(had)]
             whose = _whose(place)
             if whose:
                 stated = f"{capitalize(whose)} {noun} {when}".strip()
-                return f"{stated} {head_verbs}. {asked(f'that {noun}')}"
-            return f"{lead} {capitalize(its)} {head_verbs}. {asked(f'that {noun}')}"
+                forms.append(f"{stated} {head_verbs}.")
+            return f"{forms[stable_index(key, len(forms))]} {asked(f'that {noun}')}"
         if when:
             forms = [f"{lead} {asked(its)}"]
             if not rest:

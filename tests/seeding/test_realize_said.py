@@ -191,12 +191,13 @@ def test_a_country_is_what_its_person_is_from_and_its_head_its_own_question(
 def test_a_heads_facts_are_a_statement_about_the_country(realizer: Realizer) -> None:
     winner = WINNER.model_copy(update={"constraints": []})
     question = realizer.question([winner, HOME, HEAD, HopSpec(link="P570")])
+    # what the country had then, the year where a person says it
     assert question == (
-        "The 1903 Nobel Prize in Physics winner is from a country whose head of government in "
-        "2019 was born in 1980. When did that head of government die?"
+        "In 2019, the country the 1903 Nobel Prize in Physics winner is from had a head of "
+        "government born in 1980. When did that head of government die?"
     )
     assert realizer.question([winner, HOME, HEAD]).endswith(
-        " was born in 1980. Who was that head of government?"
+        " born in 1980. Who was that head of government?"
     )
     # a factual ambiguity's false year is said with the same confidence
     false = HEAD.model_copy(update={"constraints": [year("P569", 1979)]})
