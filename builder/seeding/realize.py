@@ -253,6 +253,9 @@ class Realizer(Wording):
             if not rest:
                 forms.append(f"{capitalize(when)}, who was {noun} of {place}?")
             return forms[stable_index(key, len(forms))]
+        if short and not rest:
+            # "Who led the government of the Pritzker Architecture Prize winner's home country?"
+            return fill(self._relation(head.link).ask, x=f"{person}'s home country")
         if short:
             return asked(f"the {noun} of {person}'s home country")
         if not rest and not _RELATIVE.search(person):

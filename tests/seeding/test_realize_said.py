@@ -172,7 +172,7 @@ def test_a_country_is_what_its_person_is_from_and_its_head_its_own_question(
     physics = HopSpec(link="P1346", anchor="L:physics")
     # a short person's phrase takes the possessive: one "of" phrase, not three in a row
     assert realizer.question([physics, HOME, HopSpec(link="P6")]) == (
-        "Who was the head of government of the Nobel Prize in Physics winner's home country?"
+        "Who led the government of the Nobel Prize in Physics winner's home country?"
     )
     named = [HopSpec(link="P27", anchor="L:ardern"), HopSpec(link="P6"), HopSpec(link="P569")]
     assert realizer.question(named) == (
