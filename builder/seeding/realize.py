@@ -196,7 +196,7 @@ class Realizer(Wording):
         head_reduced, head_verbs = told
         before = specs[at - 1] if at else None
         if country.link == CITIZENSHIP and not (
-            self._person(before) if before else self.facts.is_human(specs[0].anchor)
+            self._citizen(before) if before else self.facts.is_human(specs[0].anchor)
         ):
             return ""  # "the country X is from" of a person only (not of a country's country)
         own = self._person_facts(before) if before and self._forward(before) else None
@@ -261,6 +261,12 @@ class Realizer(Wording):
         if not rest and not _RELATIVE.search(person):
             return fill(self._relation(head.link).ask, x=place)
         return f"{lead} {asked(its)}"
+
+    def _citizen(self, spec: HopSpec) -> bool:
+        """Whether a hop whose answer has a citizenship is a person's: any hop but a country's
+        ("the artist behind the album 1989" has one, so is a person, not a band), where "is
+        from" reads."""
+        return spec.link not in _COUNTRY_LINKS and spec.class_id != _COUNTRY_CLASS
 
     def _country_place(self, country: HopSpec, person: str, subject: str) -> str:
         """The country as what its person or thing is ("the country X is from", "the country
@@ -555,12 +561,13 @@ _DET = r"(?:the|a|an|that|those) "
 _RELATION_OF = re.compile(rf" of (?:{_DET}[a-z]|(?!{_DET})[a-z])")
 _RELATIVE = re.compile(r"\b(?:that|who|which|where|whose)\b")
 # a nested clause's last word met by the question's own verb or a stranded preposition: "…
-# the place where Elvis Presley died born?", "… where Nino Rota died pass away?", "Which
-# country is the birthplace of … in?" read as broken; such a question is said in two parts
+# the place where Elvis Presley died born?", "… where Nino Rota died pass away?", "… the
+# country Lisbon is in born?", "Which country is the birthplace of … in?" read as broken;
+# such a question is said in two parts
 _CLAUSE_END = (
     r"died|born|formed|founded|located|headquartered|released|held|made|based|introduced|won"
     r"|played|directed|written|developed|painted|published|signed|discovered|invented"
-    r"|is|through"
+    r"|is|in|through"
 )
 _GARDEN_PATH = re.compile(
     rf"\b(?:{_CLAUSE_END}) (?:be )?(?:born|die|pass away|founded|released|introduced|located"
@@ -574,6 +581,7 @@ _AGAIN = re.compile(r"^What is the (?:birth date|birthplace) of ")
 # a chain through a country to its head ("the head of state of the country X is from")
 _COUNTRY_LINKS = frozenset({CITIZENSHIP, "P17"})
 _HEADS = frozenset({"P35", "P6"})
+_COUNTRY_CLASS = "Q6256"
 # "the CEO of Walmart in 1982": an office's holder of a named thing in a year
 _HOLDER_IN = re.compile(r"^the ([A-Za-z][\w ]*?) of ([A-Z][^,]*?) in (\d{4})$")
 

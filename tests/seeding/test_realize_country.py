@@ -14,7 +14,7 @@ from builder.kb.store import KnowledgeStore
 from builder.records.seed import HopSpec
 from builder.seeding.facts import Facts
 from builder.seeding.lint import text_problems
-from builder.seeding.realize import Realizer
+from builder.seeding.realize import Realizer, readable
 from tests.ambiguity import minikb
 from tests.ambiguity.minikb import build_store, ent
 from tests.seeding.test_vague import timed, year
@@ -26,6 +26,7 @@ MORE_PROPS = {
     "P35": ("head of state", "wikibase-item"),
     "P287": ("designed by", "wikibase-item"),
     "P570": ("date of death", "time"),
+    "P175": ("performer", "wikibase-item"),
 }
 
 
@@ -51,6 +52,11 @@ def _world() -> list[tuple]:  # type: ignore[type-arg]
         ent("L:truman", "Harry S. Truman", HUMAN, {"P569": "1884", "P570": "1972"}),
         ent("L:us", "United States", COUNTRY, {"P35": {"v": "L:truman", "P580": "1945"}}),
         ent("L:walmart", "Walmart", COMPANY, {"P169": {"v": "L:glass", "P580": "1982"}}),
+        ent("Q515", "city"),
+        ent("L:canberra", "Canberra", "Q515", {"P17": "L:au"}),
+        ent("Q482994", "album"),
+        ent("L:swift", "Taylor Swift", HUMAN, {"P569": "1989", "P27": "L:us"}),
+        ent("L:1989", "1989", "Q482994", {"P175": "L:swift"}),
     ]
 
 
@@ -104,3 +110,28 @@ def test_an_office_holder_of_a_name_in_a_year_is_its_possessive(realizer: Realiz
         "When did that head of state die?"
     )
     assert "of the home country of" not in question and "I mean" not in question
+
+
+def test_a_citys_country_is_the_one_it_is_in(realizer: Realizer) -> None:
+    chain = [HopSpec(link="P17", anchor="L:canberra"), HopSpec(link="P6"), HopSpec(link="P569")]
+    question = realizer.question(chain)
+    assert "the country of Canberra" not in question
+    assert "the country Canberra is in" in question
+    # its clause's last word is no place for the question's verb
+    assert not readable(
+        "When was the head of government of a country bordering the country Lisbon is in born?"
+    )
+
+
+def test_an_artist_with_a_home_country_is_a_person_from_it(realizer: Realizer) -> None:
+    # "the artist behind" may be a band, but one with a citizenship is a person: "is from"
+    performed = HopSpec(link="P175", anchor="L:1989")
+    head = timed("P35", "P580", 1945, constraints=[year("P569", 1884)])
+    question = realizer.question([performed, HopSpec(link="P27"), head])
+    assert question.startswith(
+        (
+            "The artist behind the album 1989 is from a country whose head of state in 1945 ",
+            "In 1945, the country the artist behind the album 1989 is from had a head of state ",
+        )
+    ), question
+    assert "I mean" not in question and "of the home country of" not in question
