@@ -133,14 +133,13 @@ def compose(style: StylePhrases, intros: Sequence[Intro], ask: str) -> str:
     said = "".join(f" {capitalize(t)}." for t in told)
     lead = _lead(style, parts, ask, topic=len(parts) == 1 and not told)
     if lead.endswith(" —"):
-        # a topic and its question in one sentence: "The director of the film that won … —
-        # who was the head of state of their home country?"; a country is where the question
-        # happens: "In the country where Nino Rota died, when did the head of government die?"
-        ask = capitalize(ask)
-        inside = _in_country(intros[0], ask)
+        # a country is where the question happens: "In the country where Nino Rota died, when
+        # did the head of government die?"; another topic is said under a lead, not before a
+        # dash ("The league … plays in — who coached its winner?" read as machine-made)
+        inside = _in_country(intros[0], capitalize(ask))
         if inside:
             return inside
-        return f"{lead} {ask[:1].lower()}{ask[1:]}"
+        lead = _lead(style, parts, ask, topic=False)
     return lead + said + " " + capitalize(ask)
 
 

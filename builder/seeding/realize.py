@@ -6,8 +6,11 @@ the home country of the 1986 Turing Award winner die?``), people's facts said af
 (``I mean the winner born in 1939 and the head of state born in 1917.``), where that stays
 readable (:func:`readable`: at most ``MAX_WORDS`` words, ``MAX_STACK`` relation phrases,
 two relative clauses); otherwise the fewest described phrases are said first, in the user's
-voice (``I'm curious about …. Who …?``, :mod:`builder.seeding.compose`). The words of one hop
-are :class:`builder.seeding.wording.Wording`'s.
+voice (``I'm curious about …. Who …?``, :mod:`builder.seeding.compose`). A chain through a
+country to its head of state or government is said as a person asks it
+(:meth:`Realizer._country_chain`: ``Walmart's 1982 CEO is from a country whose head of state
+in 1945 was born in 1890. When did that head of state die?``). The words of one hop are
+:class:`builder.seeding.wording.Wording`'s.
 
 The text is a rendering of the spec, never a simplification of it: every constraint is
 worded; the only other words are an ambiguous hop's vague word (``award-winning``), said by
@@ -19,7 +22,7 @@ answer as ``that <noun>`` and never names it, in the words its searches are meas
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from builder.records.seed import HopSpec
@@ -28,7 +31,7 @@ from builder.seeding.facts import HUMAN, Facts
 from builder.seeding.phrases import OF_HEAD, WHICH_ASK, Phrase, fill, merged, ref_noun, x_last
 from builder.seeding.templates import Templates
 from builder.seeding.text import article, capitalize, join_and, join_verbs, plain
-from builder.seeding.wording import PERSON_PROPS, Wording
+from builder.seeding.wording import CITIZENSHIP, PERSON_PROPS, Wording, short_person
 
 __all__ = ["Realizer", "article", "plain", "readable"]
 
@@ -87,17 +90,196 @@ class Realizer(Wording):
         word an ambiguous hop says instead of the fact it leaves out (``award-winning``)."""
         self.said = True
         try:
+            chained = self._country_chain(specs, vague)
+            if chained:
+                return chained
             shown, remarks = self._deferred(specs)
             self._stripped = {r.hop for r in remarks}
             nested = self._sentences(shown, 0, strict=False, vague=vague, nest=True)
             if nested and readable(nested[1]):
                 text = capitalize(nested[1])
+                said = self._theirs(text, shown, remarks, vague)
+                if said:
+                    lead, text, remarks = said
+                    return f"{lead} {text}{self._remark(remarks, specs, text)}"
             else:
                 text = self._split_question(shown, vague)
             return text + self._remark(remarks, specs, text)
         finally:
             self.said = False
             self._stripped = set()
+
+    def _theirs(
+        self, text: str, shown: Sequence[HopSpec], remarks: Sequence[Remark], vague: Sequence[str]
+    ) -> tuple[str, str, list[Remark]] | None:
+        """A person's facts said of them first where the question goes on to their home
+        country ("I'm asking about the 2001 Turing Award winner who was born in 1930. Who led
+        the government of the country with the largest area bordering their home country?"),
+        not after it ("… home country? The winner I mean was born in 1930."): the lead, the
+        question and the remarks left; None where no remark's person is followed by theirs."""
+        for r in remarks:
+            after = shown[r.hop + 1] if r.hop + 1 < len(shown) else None
+            if after is None or after.link != CITIZENSHIP or not self._forward(after):
+                continue
+            person = self._said_phrase(shown[: r.hop + 1], vague)
+            found = [f"{person}'s home country", f"the home country of {person}"]
+            hits = [f for f in found if f in text]
+            if len(hits) != 1 or text.count(person) != 1 or text.startswith(capitalize(hits[0])):
+                continue
+            rest = [o for o in remarks if o is not r]
+            lead = self._person_lead(person, r.verbs, text)
+            return lead, text.replace(hits[0], "their home country"), rest
+        return None
+
+    def _person_lead(self, person: str, verbs: str, key: str) -> str:
+        """A person's facts said of their noun before the question ("The 1994 Turing Award
+        winner I have in mind was born in 1946.", ``style.country``'s ``person`` forms)."""
+        forms = self.t.style.country
+        ends_year = re.search(r"\d{4}$", person) is not None
+        said = forms.get("person_after_year" if ends_year else "person")
+        said = said or ["I'm asking about {x} who {v}."]
+        form = said[stable_index(key, len(said))]
+        return form.replace("{X}", capitalize(person)).replace("{x}", person).replace("{v}", verbs)
+
+    def _said_phrase(self, specs: Sequence[HopSpec], vague: Sequence[str]) -> str:
+        """The noun phrase of a chain's first hops, as the question a person reads says it."""
+        x = Phrase(self.anchor_text(specs[0]), name=specs[0].anchor)
+        for i, spec in enumerate(specs):
+            first = self._class_of(spec.anchor) if spec.anchor else ""
+            subject = self._subject(specs[i - 1]) if i else first
+            inner = self.phrase(spec, x.text, subject, x.name, _at(vague, i))
+            x = Phrase(inner.text, ref=inner.ref)
+        return x.text
+
+    def _person_facts(self, spec: HopSpec) -> tuple[str, str] | None:
+        """A forward hop's facts of a person, reduced and as a verb phrase ("born in 1890",
+        "was born in 1890"); ("", "") when it has none, None when they are not all facts of
+        people that read reduced."""
+        if not spec.constraints:
+            return "", ""
+        if any(c.property not in PERSON_PROPS for c in spec.constraints):
+            return None
+        mods = merged([self.modifier(c, f"via:{spec.link}") for c in spec.constraints])
+        if not all(m.reduced for m in mods):
+            return None
+        return join_verbs([m.reduced for m in mods]), join_verbs([m.verb for m in mods])
+
+    def _country_chain(self, specs: Sequence[HopSpec], vague: Sequence[str]) -> str:
+        """A chain through a country to its head of state or government, as a person asks it:
+        the country by what its person or thing is ("the country the 1988 Turing Award winner
+        is from", "the Turing Award winner's home country"), its head by "its" in a question of
+        their own, the head's facts as a plain statement ("Its head of state in 1945 was born in
+        1890."), the person's as a clause on their noun ("the … winner who was born in 1953"):
+        not "the head of state in 1945 of the home country of …? I mean the head of state born
+        in 1890." ("" when the chain is not of that shape, or its person too heavy to say so)."""
+        at = next(
+            (
+                i
+                for i in range(len(specs) - 1)
+                if specs[i].link in _COUNTRY_LINKS
+                and self._forward(specs[i])
+                and specs[i + 1].link in _HEADS
+                and self._forward(specs[i + 1])
+            ),
+            None,
+        )
+        if at is None or len(specs) - at > 3 or any(_at(vague, i) for i in range(at, len(specs))):
+            return ""  # (an ambiguous hop's vague word is said in the nested wording)
+        country, head, rest = specs[at], specs[at + 1], specs[at + 2 :]
+        if country.constraints or country.qualifier:
+            return ""
+        if rest and (not self._forward(rest[0]) or rest[0].constraints or rest[0].qualifier):
+            return ""
+        told = self._person_facts(head)
+        if told is None:
+            return ""
+        head_reduced, head_verbs = told
+        before = specs[at - 1] if at else None
+        if country.link == CITIZENSHIP and not (
+            self._citizen(before) if before else self.facts.is_human(specs[0].anchor)
+        ):
+            return ""  # "the country X is from" of a person only (not of a country's country)
+        own = self._person_facts(before) if before and self._forward(before) else None
+        strip = bool(before and own and own[0] and country.link == CITIZENSHIP)
+        strip = strip and before is not None and self._person(before)
+        shown = list(specs[:at])
+        if strip and before is not None:
+            shown[-1] = before.model_copy(update={"constraints": []})
+        said = self._said_phrase(shown, vague) if shown else self.anchor_text(specs[0])
+        person = _owned_year(said, self._owns)
+        if len(_RELATIVE.findall(person)) > 1 or len(_RELATION_OF.findall(person)) > 1:
+            return ""
+        if len(person.split()) > 14 or "," in person:
+            return ""
+        noun = self._relation(head.link).noun or "head of state"
+        when = self._qualifier(head)
+        its = f"its {noun} {when}".strip()
+        key = " ".join([person, noun, when, head_reduced])
+        style = self.t.style.country
+
+        def asked(ref: str) -> str:
+            if not rest:
+                return f"Who was {ref}?"
+            return self.ask(rest[0], ref, self._subject(head))
+
+        if strip and own:
+            # the person's facts said first, of their noun; the country is "their home country"
+            lead = self._person_lead(person, own[1], key)
+            theirs = f"their home country's {noun} {when}".strip()
+            if head_reduced:
+                return f"{lead} {capitalize(theirs)} {head_verbs}. {asked(f'that {noun}')}"
+            return f"{lead} {asked(theirs)}"
+        first = self._class_of(specs[0].anchor) if specs[0].anchor else ""
+        place = self._country_place(country, person, self._subject(specs[at - 1]) if at else first)
+        if not place:
+            return ""
+        short = country.link == CITIZENSHIP and short_person(person)
+        think = style.get("lead") or ["Think of {x}."]
+        lead = think[stable_index(key, len(think))].replace("{x}", place)
+        if head_reduced:
+            # the head's facts as a statement: "X is from a country whose head of state in
+            # 1945 was born in 1890. When did that head of state die?"
+            # or what the country had then: "In 1945, the country X is from had a head of
+            # state born in 1890."
+            had = f"{place} had {article(noun)} {noun} {head_reduced}."
+            forms = [f"{capitalize(when)}, {had}" if when else capitalize(had)]
+            whose = _whose(place)
+            if whose:
+                stated = f"{capitalize(whose)} {noun} {when}".strip()
+                forms.append(f"{stated} {head_verbs}.")
+            return f"{forms[stable_index(key, len(forms))]} {asked(f'that {noun}')}"
+        if when:
+            forms = [f"{lead} {asked(its)}"]
+            if not rest:
+                forms.append(f"{capitalize(when)}, who was {noun} of {place}?")
+            return forms[stable_index(key, len(forms))]
+        if short and not rest:
+            # "Who led the government of the Pritzker Architecture Prize winner's home country?"
+            return fill(self._relation(head.link).ask, x=f"{person}'s home country")
+        if short:
+            return asked(f"the {noun} of {person}'s home country")
+        if not rest and not _RELATIVE.search(person):
+            return fill(self._relation(head.link).ask, x=place)
+        return f"{lead} {asked(its)}"
+
+    def _citizen(self, spec: HopSpec) -> bool:
+        """Whether a hop whose answer has a citizenship is a person's: any hop but a country's
+        ("the artist behind the album 1989" has one, so is a person, not a band), where "is
+        from" reads."""
+        return spec.link not in _COUNTRY_LINKS and spec.class_id != _COUNTRY_CLASS
+
+    def _country_place(self, country: HopSpec, person: str, subject: str) -> str:
+        """The country as what its person or thing is ("the country X is from", "the country
+        where X is based"); "" when its relation has no such words."""
+        if country.link == CITIZENSHIP:
+            return f"the country {person} is from"
+        where = self._where(country, person)
+        if where is not None:
+            return f"the country {where[0]}"
+        of = self._relation(country.link, subject).of
+        if re.match(r"the country (?:where |that )?\{x\} ", of):
+            return fill(of, x=person)
+        return ""
 
     def _deferred(self, specs: Sequence[HopSpec]) -> tuple[list[HopSpec], list[Remark]]:
         """The hops as the question's sentence words them, and the facts of people said after
@@ -379,12 +561,13 @@ _DET = r"(?:the|a|an|that|those) "
 _RELATION_OF = re.compile(rf" of (?:{_DET}[a-z]|(?!{_DET})[a-z])")
 _RELATIVE = re.compile(r"\b(?:that|who|which|where|whose)\b")
 # a nested clause's last word met by the question's own verb or a stranded preposition: "…
-# the place where Elvis Presley died born?", "… where Nino Rota died pass away?", "Which
-# country is the birthplace of … in?" read as broken; such a question is said in two parts
+# the place where Elvis Presley died born?", "… where Nino Rota died pass away?", "… the
+# country Lisbon is in born?", "Which country is the birthplace of … in?" read as broken;
+# such a question is said in two parts
 _CLAUSE_END = (
     r"died|born|formed|founded|located|headquartered|released|held|made|based|introduced|won"
     r"|played|directed|written|developed|painted|published|signed|discovered|invented"
-    r"|is|through"
+    r"|is|in|through"
 )
 _GARDEN_PATH = re.compile(
     rf"\b(?:{_CLAUSE_END}) (?:be )?(?:born|die|pass away|founded|released|introduced|located"
@@ -393,6 +576,39 @@ _GARDEN_PATH = re.compile(
 # the ask said another way because the nested phrase has its verb ("What is the birth date
 # of the head of state of the country where X was born?"): the phrase is said first instead
 _AGAIN = re.compile(r"^What is the (?:birth date|birthplace) of ")
+
+
+# a chain through a country to its head ("the head of state of the country X is from")
+_COUNTRY_LINKS = frozenset({CITIZENSHIP, "P17"})
+_HEADS = frozenset({"P35", "P6"})
+_COUNTRY_CLASS = "Q6256"
+# "the CEO of Walmart in 1982": an office's holder of a named thing in a year
+_HOLDER_IN = re.compile(r"^the ([A-Za-z][\w ]*?) of ([A-Z][^,]*?) in (\d{4})$")
+
+
+def _whose(place: str) -> str:
+    """The country as the start of a statement about it: "the country X is from" → "X is from
+    a country whose", "the country where X is based" → "X is based in a country whose"; ""
+    when it has no such form."""
+    m = re.match(r"the country (.+) (is from|is in)$", place)
+    if m:
+        return f"{m.group(1)} {m.group(2)} a country whose"
+    m = re.match(r"the country where (.+)$", place)
+    if m:
+        return f"{m.group(1)} in a country whose"
+    m = re.match(r"the country that hosted (.+)$", place)
+    if m:
+        return f"{m.group(1)} took place in a country whose"
+    return ""
+
+
+def _owned_year(person: str, owns: Callable[[str, str], bool]) -> str:
+    """``Walmart's 1982 CEO`` for "the CEO of Walmart in 1982", where the name takes a
+    possessive before the noun (``owns``); else the phrase as it is."""
+    m = _HOLDER_IN.match(person)
+    if m and owns(m.group(2), m.group(1)):
+        return f"{m.group(2)}'s {m.group(3)} {m.group(1)}"
+    return person
 
 
 def readable(question: str) -> bool:

@@ -111,6 +111,12 @@ class StylePhrases(BaseModel):
     remark_weak: list[str] = Field(
         default_factory=list, description="Referring nouns a remark never names ('the head')."
     )
+    country: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="A chain through a country to its head: 'lead' sets up the country "
+        "('Think of {x}.'), 'person' says the facts of the person it is the home country of "
+        "('{X} I have in mind {v}.'; 'person_after_year' after a phrase ending in a year).",
+    )
 
 
 class VaguePhrases(BaseModel):

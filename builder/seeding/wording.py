@@ -47,7 +47,7 @@ from builder.seeding.phrases import (
 from builder.seeding.templates import RelationPhrases, Templates, load_templates
 from builder.seeding.text import article, definite, join_verbs, plain
 
-__all__ = ["PERSON_PROPS", "Wording"]
+__all__ = ["CITIZENSHIP", "PERSON_PROPS", "Wording", "short_person"]
 
 OCCUPATION = "P106"
 POINT_IN_TIME = "P585"
@@ -77,6 +77,25 @@ _BIRTHPLACE_OF = re.compile(r"^(.+)'s birthplace$")
 _HOSTED = re.compile(r"^the (?:city|place) that hosted (.+)$")
 _END_PREPOSITIONS = (" in", " on", " of", " at", " to", " for", " by", " with")
 _THE_NOUNS = ("award", "prize", "office", "position", "competition", "tournament", "cup", "medal")
+
+
+CITIZENSHIP = "P27"
+_REFS = ("that ", "those ")
+
+
+def short_person(person: str) -> bool:
+    """Whether a person's phrase takes a possessive ("the 1988 Turing Award winner's"): no
+    clause, "of" or possessive in it ("Beloved's author's home country" would not read), a
+    few words, not ending in "s" or a full stop."""
+    if re.search(r"\b(?:that|who|which|where|whose)\b", person) or " of " in person:
+        return False
+    if person.endswith(("s", ".")) or "'s " in person or "{" in person:
+        return False
+    words = person.split()
+    # a noun last ("the 1988 Turing Award winner's"), or a name ("Jacinda Ardern's"); not a
+    # phrase ending in a name ("the artist behind We Are's")
+    named = all(w[:1].isupper() for w in words)
+    return len(words) <= 7 and (named or re.search(r"\b[a-z]+$", person) is not None)
 
 
 class Wording:
@@ -381,6 +400,10 @@ class Wording:
             return f"the country {where[0]}"
         head = OF_HEAD.match(of)
         if self.said and named and head and self.facts.is_human(named) and "{" not in x:
+            return f"{x}'s {head.group(1)}"
+        home = spec is not None and spec.link == CITIZENSHIP and not spec.link_inverse
+        if self.said and home and head and short_person(x) and not x.startswith(_REFS):
+            # "the Turing Award winner's home country", one "of the" fewer
             return f"{x}'s {head.group(1)}"
         prenominal = _PRENOMINAL.search(x) is None
         if self.said and named and head and rel.dated and x.startswith("the ") and prenominal:

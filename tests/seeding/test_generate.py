@@ -58,8 +58,8 @@ def test_goals_refer_back_without_naming_previous_answers(mini: KnowledgeStore) 
     assert chain.hops[1].goal == "Who directed that video game?"
     assert chain.hops[2].goal == "Where was that person born?"
     assert chain.question == (
-        "The video game developed by Nintendo EPD, released in 2017 and in the "
-        "action-adventure genre — where was its director born?"
+        "I've been reading about the video game developed by Nintendo EPD, released in 2017 "
+        "and in the action-adventure genre. Where was its director born?"
     )
     assert chain.hops[0].answer_aliases == ["Breath of the Wild", "BotW"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from builder.records.seed import HopSpec
 from builder.seeding.compose import Intro, compose
 from builder.seeding.lint import text_problems
-from builder.seeding.realize import Realizer, readable
+from builder.seeding.realize import Realizer, _owned_year, readable
 from builder.seeding.templates import load_templates
 from tests.seeding.test_vague import realizer, store, timed, year
 
@@ -18,37 +18,39 @@ HEAD = timed("P6", "P580", 2019, constraints=[year("P569", 1980)])
 HOME = HopSpec(link="P27")
 
 
-def test_two_peoples_facts_are_said_after_the_question_each_by_its_noun(
+def test_two_peoples_facts_are_said_of_them_not_after_the_question(
     realizer: Realizer,
 ) -> None:
     question = realizer.question([WINNER, HOME, HEAD, HopSpec(link="P570")])
+    # the winner's facts on their noun, the head's as a statement about them: no "I mean the
+    # winner born in 1867 and the head of government born in 1980." after a long question
     assert question == (
-        "When did the head of government in 2019 of the home country of the 1903 Nobel Prize "
-        "in Physics winner die? I mean the winner born in 1867 and the head of government born "
-        "in 1980."
+        "The 1903 Nobel Prize in Physics winner I have in mind was born in 1867. Their home "
+        "country's head of government in 2019 was born in 1980. When did that head of "
+        "government die?"
     )
-    assert ", born in" not in question and text_problems(question) == []
+    assert "I mean" not in question and text_problems(question) == []
 
 
-def test_a_persons_facts_name_them_where_another_person_is_asked_about(
+def test_a_persons_facts_are_said_of_their_noun_before_the_question(
     realizer: Realizer,
 ) -> None:
     question = realizer.question([WINNER, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
-    # "the one born in 1867" could be the head of government: the winner is named
-    body, remark = question.split("? ", 1)
-    assert body == (
-        "When was the head of government of the home country of the 1903 Nobel Prize in "
-        "Physics winner born"
+    # "the one born in 1867" after the question could be the head of government: the
+    # winner's facts are said of the winner, and the country is theirs
+    assert question == (
+        "The 1903 Nobel Prize in Physics winner I have in mind was born in 1867. When was "
+        "their home country's head of government born?"
     )
-    assert remark in ("I mean the winner born in 1867.", "The winner I mean was born in 1867.")
-    # no "What is the birth date of …": the question's verb is no longer in the nested phrase
+    # no "What is the birth date of …", no "of the home country of"
     assert not question.startswith("What is the birth date")
+    assert "of the home country of" not in question
 
 
 def test_an_offices_year_follows_its_noun(realizer: Realizer) -> None:
     head = HEAD.model_copy(update={"constraints": []})
     question = realizer.question([WINNER, HOME, head, HopSpec(link="P570")])
-    assert "the head of government in 2019 of the home country" in question
+    assert "their home country's head of government in 2019 die?" in question
     assert "the 2019 head" not in question
     # hop goals keep the words they are searched with
     goals = realizer.goals([WINNER, HOME, head], ["L:curie", "L:nz", "L:ardern"])
@@ -73,20 +75,24 @@ def test_a_country_is_said_by_what_happened_there(realizer: Realizer) -> None:
 def test_a_country_said_first_is_where_the_question_happens(realizer: Realizer) -> None:
     died = HopSpec(link="P20", anchor="L:ardern")
     chain = [died, HopSpec(link="P17"), HopSpec(link="P6"), HopSpec(link="P570")]
-    # "… where Jacinda Ardern died die?" reads as broken; the country goes first
+    # "… where Jacinda Ardern died die?" reads as broken; the country is said first and its
+    # head asked about in a question of its own
     question = realizer.question(chain)
     assert question == (
-        "In the country where Jacinda Ardern died, when did the head of government die?"
+        "I'm curious about the country where Jacinda Ardern died. When did its head of "
+        "government die?"
     )
     style = load_templates().style
     intro = [Intro("the country where Nino Rota died", "that country", "its")]
     assert compose(style, intro, "When did the head of government of that country die?") == (
         "In the country where Nino Rota died, when did the head of government die?"
     )
-    # a person said first stays the topic
+    # a person said first is said under a lead, not as a topic before a dash
     person = [Intro("the director of the film that won X", "that person", "their")]
     said = compose(style, person, "Who was the head of state of the home country of that person?")
-    assert said.startswith("The director of the film that won X — who was")
+    assert " — " not in said and said.endswith(
+        "the film that won X. Who was the head of state of their home country?"
+    )
 
 
 def test_the_again_form_of_a_birth_date_is_no_one_sentence_question() -> None:
@@ -98,17 +104,23 @@ def test_the_again_form_of_a_birth_date_is_no_one_sentence_question() -> None:
 def test_an_offices_holder_is_asked_with_who(realizer: Realizer) -> None:
     head = HEAD.model_copy(update={"constraints": []})
     question = realizer.question([WINNER.model_copy(update={"constraints": []}), HOME, head])
-    assert question.startswith("Who was the head of government in 2019 of ")
+    # the year first, where a person would say it: not "the head of government in 2019 of
+    # the home country of …"
+    assert question == (
+        "In 2019, who was head of government of the country the 1903 Nobel Prize in Physics "
+        "winner is from?"
+    )
 
 
 def test_a_name_takes_a_possessive_before_a_noun_of_people(realizer: Realizer) -> None:
     directed = HopSpec(link="P57", anchor="L:pulp")
     question = realizer.question([directed, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
+    # one possessive at a time: not "Pulp Fiction's director's home country"
     assert question == (
-        "When was the head of government of the home country of Pulp Fiction's director born?"
+        "Think of the country Pulp Fiction's director is from. When was its head of "
+        "government born?"
     )
-    # two "of the" in a row at most here, where "of the director of Pulp Fiction" made three
-    assert "of the director of" not in question
+    assert "of the director of" not in question and "director's" not in question
 
 
 def test_a_clause_verb_met_by_a_preposition_or_is_is_no_one_sentence() -> None:
@@ -129,7 +141,7 @@ def test_a_network_is_the_one_that_first_aired_it(realizer: Realizer) -> None:
 def test_a_prizes_winner_goes_after_a_short_name_only(realizer: Realizer) -> None:
     physics = HopSpec(link="P1346", anchor="L:physics")
     question = realizer.question([physics, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
-    assert "the home country of the Nobel Prize in Physics winner" in question
+    assert "the Nobel Prize in Physics winner's home country" in question
     # "the Academy Award for Best Actor winner" would not read: the winner of it
     realizer.said = True
     try:
@@ -143,13 +155,109 @@ def test_a_prizes_winner_goes_after_a_short_name_only(realizer: Realizer) -> Non
 
 
 def test_the_one_only_where_no_other_person_is_described(realizer: Realizer) -> None:
-    winner = WINNER.model_copy(update={"constraints": []})
-    question = realizer.question([winner, HOME, HEAD, HopSpec(link="P570")])
-    # the winner is a person too: "The one born in 1980" could be either
-    remark = question.split("? ", 1)[1]
-    assert "the one" not in remark.casefold() and "head of government" in remark
     # the question's only person: "the one" is enough (and "the officeholder" would not read)
     holder = timed("P1308", "P580", 2017, anchor="L:pm-nz", constraints=[year("P569", 1980)])
     question = realizer.question([holder, HopSpec(link="P570")])
     assert question.startswith("When did the Prime Minister of New Zealand in 2017 die? ")
     assert "the one born in 1980" in question.casefold()
+    # a country's country is no person's home country: the nested form and its remark stay
+    first = HopSpec(link="P1308", anchor="L:pm-nz")
+    chain = [first, HOME, HOME, HEAD, HopSpec(link="P570")]
+    question = realizer.question(chain)
+    assert " is from" not in question
+    assert question.endswith("The head of government I mean was born in 1980.")
+
+
+def test_a_country_is_what_its_person_is_from_and_its_head_its_own_question(
+    realizer: Realizer,
+) -> None:
+    physics = HopSpec(link="P1346", anchor="L:physics")
+    # a short person's phrase takes the possessive: one "of" phrase, not three in a row
+    assert realizer.question([physics, HOME, HopSpec(link="P6")]) == (
+        "Who led the government of the Nobel Prize in Physics winner's home country?"
+    )
+    named = [HopSpec(link="P27", anchor="L:ardern"), HopSpec(link="P6"), HopSpec(link="P569")]
+    assert realizer.question(named) == (
+        "When was the head of government of Jacinda Ardern's home country born?"
+    )
+    # a place the country is known by keeps its words and goes first
+    born = [physics, HopSpec(link="P19"), HopSpec(link="P17"), HopSpec(link="P6")]
+    question = realizer.question([*born, HopSpec(link="P569")])
+    assert question == (
+        "Think of the country where the Nobel Prize in Physics winner was born. When was its "
+        "head of government born?"
+    )
+    assert "of the home country of" not in question
+
+
+def test_a_heads_facts_are_a_statement_about_the_country(realizer: Realizer) -> None:
+    winner = WINNER.model_copy(update={"constraints": []})
+    question = realizer.question([winner, HOME, HEAD, HopSpec(link="P570")])
+    # what the country had then, the year where a person says it
+    assert question == (
+        "In 2019, the country the 1903 Nobel Prize in Physics winner is from had a head of "
+        "government born in 1980. When did that head of government die?"
+    )
+    assert realizer.question([winner, HOME, HEAD]).endswith(
+        " born in 1980. Who was that head of government?"
+    )
+    # a factual ambiguity's false year is said with the same confidence
+    false = HEAD.model_copy(update={"constraints": [year("P569", 1979)]})
+    assert realizer.question([winner, HOME, false, HopSpec(link="P570")]) == question.replace(
+        "1980", "1979"
+    )
+    # a country known by what happened there: "X died in a country whose …"
+    died = [HopSpec(link="P20", anchor="L:ardern"), HopSpec(link="P17"), HEAD]
+    assert realizer.question([*died, HopSpec(link="P570")]) == (
+        "Jacinda Ardern died in a country whose head of government in 2019 was born in 1980. "
+        "When did that head of government die?"
+    )
+
+
+def test_an_ambiguous_hops_vague_word_keeps_the_nested_wording(realizer: Realizer) -> None:
+    winner = WINNER.model_copy(update={"constraints": []})
+    chain = [winner, HOME, HopSpec(link="P6"), HopSpec(link="P569")]
+    question = realizer.question(chain, ["", "", "award-winning", ""])
+    assert "award-winning" in question and " is from" not in question
+
+
+def test_an_office_holder_in_a_year_of_a_name_takes_its_possessive(realizer: Realizer) -> None:
+    assert _owned_year("the CEO of Walmart in 1982", realizer._owns) == "Walmart's 1982 CEO"
+    # a name ending in a full stop reads badly with "'s" ("Chelsea F.C.'s"): left as it is
+    said = "the head coach of Chelsea F.C. in 2024"
+    assert _owned_year(said, realizer._owns) == said
+
+
+def test_a_persons_facts_are_said_first_where_their_home_country_follows(
+    realizer: Realizer,
+) -> None:
+    # a country bordering the winner's home country: no chain to a head through it, but the
+    # winner's facts are still said of the winner, not after the question
+    border = HopSpec(link="P47", link_inverse=True, class_id="Q6256")
+    chain = [WINNER, HOME, border, HopSpec(link="P6")]
+    question = realizer.question(chain)
+    assert question.startswith(
+        (
+            "The 1903 Nobel Prize in Physics winner I have in mind was born in 1867. ",
+            "I'm asking about the 1903 Nobel Prize in Physics winner who was born in 1867. ",
+        )
+    ), question
+    assert "their home country" in question and "I mean" not in question
+    assert text_problems(question) == []
+
+
+def test_a_short_persons_home_country_is_theirs_in_a_nested_question(
+    realizer: Realizer,
+) -> None:
+    physics = HopSpec(link="P1346", anchor="L:physics")
+    border = HopSpec(link="P47", link_inverse=True, class_id="Q6256")
+    question = realizer.question([physics, HOME, border, HopSpec(link="P6")])
+    assert "the Nobel Prize in Physics winner's home country" in question
+    assert "the home country of the" not in question
+    # a phrase that ends in a name takes no possessive ("the artist behind We Are's")
+    realizer.said = True
+    try:
+        said = realizer.phrase(HOME, "the director of Pulp Fiction", named="").text
+    finally:
+        realizer.said = False
+    assert said == "the home country of the director of Pulp Fiction"

@@ -186,8 +186,8 @@ def test_at_most_three_relation_phrases_in_one_sentence(realizer: Realizer) -> N
     # the birthplace's country said by what happened there, and said first: "… where the
     # Nobel Prize in Physics winner was born born?" would read as broken
     assert question == (
-        "In the country where the Nobel Prize in Physics winner was born, when was the head of "
-        "government born?"
+        "Think of the country where the Nobel Prize in Physics winner was born. When was its "
+        "head of government born?"
     )
 
 
@@ -333,13 +333,14 @@ def test_one_of_several_is_asked_as_a_person_would() -> None:
     style = load_templates().style
     intro = [Intro("the country of the birthplace of X", "that country", "its")]
     assert compose(style, intro, "Which head of state of that country was born in 1913?") == (
-        "The country of the birthplace of X — which of its heads of state was born in 1913?"
+        "I've been reading about the country of the birthplace of X. Which of its heads of "
+        "state was born in 1913?"
     )
     assert plural_noun("head coach") == "head coaches" and plural_noun("city") == "cities"
     # a noun that reads wrong after "its" stays as it is
     parts = [Intro("the band formed in 1960", "that band", "its")]
     assert compose(style, parts, "Which part of that band was born in 1940?").endswith(
-        " — which part of that band was born in 1940?"
+        ". Which part of that band was born in 1940?"
     )
 
 
