@@ -80,6 +80,9 @@ _THE_NOUNS = ("award", "prize", "office", "position", "competition", "tournament
 
 
 CITIZENSHIP = "P27"
+# a country's head of government (P6) or of state (P35), and the property naming the office
+# they hold: "the Prime Minister of Japan", not "the head of government of Japan"
+OFFICE_OF = {"P6": "P1313", "P35": "P1906"}
 _REFS = ("that ", "those ")
 
 
@@ -398,6 +401,10 @@ class Wording:
         where = self._where(spec, x) if spec is not None else None
         if where is not None:
             return f"the country {where[0]}"
+        office = self._office(rel, spec, named) if spec is not None else None
+        if office is not None and x == self.facts.label(named):
+            # "the Prime Minister of Japan in 1991" (the qualifier stays where it was)
+            return fill(of, x=x).replace(f"the {rel.noun} of {x}", f"the {office}", 1)
         head = OF_HEAD.match(of)
         if self.said and named and head and self.facts.is_human(named) and "{" not in x:
             return f"{x}'s {head.group(1)}"
@@ -417,6 +424,19 @@ class Wording:
         if self.said and rel.whose_of and whose and of == rel.of:
             return fill(rel.whose_of, xn=f"{whose.group(1)} {whose.group(2)}")
         return fill(of, x=x)
+
+    def _office(self, rel: RelationPhrases, spec: HopSpec, named: str) -> str | None:
+        """The office a named country's head of government or state holds, as it is called
+        ("Prime Minister of Japan", "Taoiseach", "Monarch of Belgium"), in the question a
+        person reads; None for other hops, a country holding no one office, or one whose
+        phrase is not "the <noun> of {x}"."""
+        pid = OFFICE_OF.get(spec.link)
+        if not (self.said and named and pid and not spec.link_inverse and rel.noun):
+            return None
+        if not rel.of.startswith(f"the {rel.noun} of {{x}}"):
+            return None
+        offices = self.facts.value_keys(named, pid)
+        return self.facts.label(offices[0]) if len(offices) == 1 else None
 
     def _owns(self, x: str, noun: str) -> bool:
         """Whether a name reads with a possessive before a person's noun: a name of its own

@@ -261,3 +261,19 @@ def test_a_short_persons_home_country_is_theirs_in_a_nested_question(
     finally:
         realizer.said = False
     assert said == "the home country of the director of Pulp Fiction"
+
+
+def test_a_named_countrys_head_is_called_by_the_office_it_holds(realizer: Realizer) -> None:
+    """A person names the office: "When was the Prime Minister of New Zealand born?", not
+    "When was New Zealand's head of government born?"; the hop goal keeps the words it is
+    searched with."""
+    chain = [HopSpec(link="P6", anchor="L:nz"), HopSpec(link="P569")]
+    assert realizer.question(chain) == "When was the Prime Minister of New Zealand born?"
+    assert realizer.goals(chain, ["L:ardern", "1980"])[0] == (
+        "Who was the head of government of New Zealand?"
+    )
+    dated = [timed("P6", "P580", 2019, anchor="L:nz"), HopSpec(link="P569")]
+    assert "the Prime Minister of New Zealand in 2019" in realizer.question(dated)
+    # a country described, not named, keeps the relation's words
+    described = [WINNER, HOME, HopSpec(link="P6"), HopSpec(link="P569")]
+    assert "Prime Minister" not in realizer.question(described)

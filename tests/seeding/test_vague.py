@@ -34,6 +34,7 @@ HUMAN, FILM, COUNTRY = "Q5", "Q11424", "Q6256"
 MORE_PROPS = {
     "P27": ("country of citizenship", "wikibase-item"),
     "P6": ("head of government", "wikibase-item"),
+    "P1313": ("office held by head of government", "wikibase-item"),
     "P800": ("notable work", "wikibase-item"),
     "P1308": ("officeholder", "wikibase-item"),
     "P1346": ("winner", "wikibase-item"),
@@ -61,7 +62,7 @@ def _world() -> list[tuple]:  # type: ignore[type-arg]
         ent(OFFICE, "government office"),
         ent(PRIZE, "science prize"),
         ent(FILM_AWARD, "film award"),
-        ent("L:nz", "New Zealand", COUNTRY),
+        ent("L:nz", "New Zealand", COUNTRY, {"P1313": "L:pm-nz"}),
         *(ent(k, name, HUMAN, {"P569": born, "P27": "L:nz"}) for k, name, born, _ in people),
         ent(
             "L:pm-nz",
