@@ -139,18 +139,18 @@ def select_mix(samples: Sequence[Sample], target: MixTarget | None = None) -> Se
     domains: Counter[str] = Counter(s.domain for s in kept)
     asked: Counter[str] = Counter(s.question for s in kept)
     out: list[Sample] = []
+
+    # one sample stands for each (signature, domain) group, as all leave the same shares:
+    # with prefer_shorter the one whose question another kept sample also asks, else the one
+    # with the longest question (ties: the last); without, the last (the earliest seeds
+    # stay); deterministic. Of groups whose absence helps as much, the one whose stand-in is
+    # repeated, then longer, goes
+    def rank(s: Sample) -> tuple[int, int]:
+        return (int(asked[s.question] > 1), _words(s)) if target.prefer_shorter else (0, 0)
+
     while len(kept) > target.min_samples:
         now = mix.distance()
         best: tuple[float, int, tuple[int, int]] | None = None
-
-        # one sample stands for each (signature, domain) group, as all leave the same shares:
-        # with prefer_shorter the one whose question another kept sample also asks, else the
-        # one with the longest question (ties: the last); without, the last (the earliest
-        # seeds stay); deterministic. Of groups whose absence helps as much, the one whose
-        # stand-in is repeated, then longer, goes
-        def rank(s: Sample) -> tuple[int, int]:
-            return (int(asked[s.question] > 1), _words(s)) if target.prefer_shorter else (0, 0)
-
         stand: dict[tuple[str, tuple[str, ...], str], int] = {}
         for i in range(len(kept) - 1, -1, -1):
             s = kept[i]

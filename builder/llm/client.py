@@ -236,12 +236,6 @@ class LLMClient:
     def closed(self) -> bool:
         return self._client.is_closed()
 
-    def __enter__(self) -> LLMClient:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     def chat(
         self,
         messages: list[dict[str, Any]],

@@ -7,6 +7,7 @@ dict ``{"v": value, "P580": "2002", "rank": "preferred"}`` for qualifiers and ra
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -212,3 +213,20 @@ def build_store(
     store.set_meta("snapshot_id", "minikb")
     store.set_meta("snapshot_version", "2026-01-01")
     return store
+
+
+def build_store_with(
+    path: Path,
+    props: Mapping[str, tuple[str, str]],
+    world: Callable[[], list[tuple[Entity, Page | None]]],
+    **kw: Any,
+) -> KnowledgeStore:
+    """:func:`build_store` of a world that uses properties beyond :data:`PROPS`: ``world``
+    is made, and the store written, with ``props`` known; :data:`PROPS` is as before after."""
+    saved = dict(PROPS)
+    PROPS.update(props)
+    try:
+        return build_store(path, world(), **kw)
+    finally:
+        PROPS.clear()
+        PROPS.update(saved)

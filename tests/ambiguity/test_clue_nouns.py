@@ -18,8 +18,7 @@ from builder.seeding.era import Era
 from builder.seeding.facts import Facts
 from builder.seeding.generate import chain_from_specs
 from builder.seeding.templates import load_templates
-from tests.ambiguity import minikb
-from tests.ambiguity.minikb import build_store, ent
+from tests.ambiguity.minikb import build_store_with, ent
 
 ROOT = Path(__file__).resolve().parents[2] / "builder" / "prompts" / "eval"
 
@@ -30,53 +29,60 @@ def _known_words() -> set[str]:
     return {w for line in lines if not line.startswith("#") for w in line.split()} | set(stop)
 
 
+# the properties this world has beside minikb's own
+MORE_PROPS = {
+    "P27": ("country of citizenship", "wikibase-item"),
+    "P35": ("head of state", "wikibase-item"),
+    "P39": ("position held", "wikibase-item"),
+}
+
+
+def _world() -> list[tuple]:  # type: ignore[type-arg]
+    return [
+        ent("Q5", "human"),
+        ent("Q6256", "country"),
+        ent(
+            "L:land",
+            "Freedonia",
+            "Q6256",
+            {
+                "P35": [
+                    {"v": "L:rufus", "P580": "1930", "P582": "1940"},
+                    {"v": "L:chico", "P580": "1940"},
+                ]
+            },
+            page="Freedonia is a country. The head of state of Freedonia since 1930 is Rufus Firefly.",
+        ),
+        ent(
+            "L:rufus",
+            "Rufus Firefly",
+            "Q5",
+            {
+                "P569": "1890",
+                "P39": [
+                    {"v": "L:mayor", "P580": "1920", "P582": "1930"},
+                    {"v": "L:general", "P580": "1930"},
+                ],
+            },
+            page="Rufus Firefly, born in 1890, became head of state of Freedonia in 1930. "
+            "He was Mayor of Fredonia Town from 1920 and General of Freedonia from 1930.",
+        ),
+        ent("L:chico", "Chicolini", "Q5", {"P569": "1887"}),
+        ent("L:mayor", "Mayor of Fredonia Town"),
+        ent("L:general", "General of Freedonia"),
+        ent(
+            "L:groucho",
+            "Groucho Marx",
+            "Q5",
+            {"P569": "1890", "P27": "L:land"},
+            page="Groucho Marx, born in 1890, was a citizen of Freedonia.",
+        ),
+    ]
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(minikb.PROPS, "P27", ("country of citizenship", "wikibase-item"))
-        mp.setitem(minikb.PROPS, "P35", ("head of state", "wikibase-item"))
-        mp.setitem(minikb.PROPS, "P39", ("position held", "wikibase-item"))
-        world = [
-            ent("Q5", "human"),
-            ent("Q6256", "country"),
-            ent(
-                "L:land",
-                "Freedonia",
-                "Q6256",
-                {
-                    "P35": [
-                        {"v": "L:rufus", "P580": "1930", "P582": "1940"},
-                        {"v": "L:chico", "P580": "1940"},
-                    ]
-                },
-                page="Freedonia is a country. The head of state of Freedonia since 1930 is Rufus Firefly.",
-            ),
-            ent(
-                "L:rufus",
-                "Rufus Firefly",
-                "Q5",
-                {
-                    "P569": "1890",
-                    "P39": [
-                        {"v": "L:mayor", "P580": "1920", "P582": "1930"},
-                        {"v": "L:general", "P580": "1930"},
-                    ],
-                },
-                page="Rufus Firefly, born in 1890, became head of state of Freedonia in 1930. "
-                "He was Mayor of Fredonia Town from 1920 and General of Freedonia from 1930.",
-            ),
-            ent("L:chico", "Chicolini", "Q5", {"P569": "1887"}),
-            ent("L:mayor", "Mayor of Fredonia Town"),
-            ent("L:general", "General of Freedonia"),
-            ent(
-                "L:groucho",
-                "Groucho Marx",
-                "Q5",
-                {"P569": "1890", "P27": "L:land"},
-                page="Groucho Marx, born in 1890, was a citizen of Freedonia.",
-            ),
-        ]
-        s = build_store(tmp_path_factory.mktemp("nouns") / "kb.sqlite", world)
+    s = build_store_with(tmp_path_factory.mktemp("nouns") / "kb.sqlite", MORE_PROPS, _world)
     yield s
     s.close()
 

@@ -15,8 +15,7 @@ from builder.records.seed import HopSpec
 from builder.seeding.facts import Facts
 from builder.seeding.lint import text_problems
 from builder.seeding.realize import Realizer, readable
-from tests.ambiguity import minikb
-from tests.ambiguity.minikb import build_store, ent
+from tests.ambiguity.minikb import build_store_with, ent
 from tests.seeding.test_vague import timed, year
 
 COUNTRY, CITY, PARTY, HUMAN, COMPANY = "Q6256", "Q5119", "Q7278", "Q5", "Q4830453"
@@ -62,10 +61,7 @@ def _world() -> list[tuple]:  # type: ignore[type-arg]
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
-    with pytest.MonkeyPatch.context() as mp:
-        for pid, prop in MORE_PROPS.items():
-            mp.setitem(minikb.PROPS, pid, prop)
-        s = build_store(Path(tmp_path_factory.mktemp("country")) / "kb.sqlite", _world())
+    s = build_store_with(Path(tmp_path_factory.mktemp("country")) / "kb.sqlite", MORE_PROPS, _world)
     yield s
     s.close()
 

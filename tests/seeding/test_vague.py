@@ -26,8 +26,7 @@ from builder.seeding.lint import text_problems
 from builder.seeding.realize import Realizer
 from builder.seeding.resolve import weaken
 from builder.seeding.templates import load_templates
-from tests.ambiguity import minikb
-from tests.ambiguity.minikb import build_store, ent
+from tests.ambiguity.minikb import build_store_with, ent
 
 HUMAN, FILM, COUNTRY = "Q5", "Q11424", "Q6256"
 # the properties this world has beside minikb's own
@@ -114,10 +113,7 @@ def _world() -> list[tuple]:  # type: ignore[type-arg]
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeStore]:
-    with pytest.MonkeyPatch.context() as mp:
-        for pid, prop in MORE_PROPS.items():
-            mp.setitem(minikb.PROPS, pid, prop)
-        s = build_store(Path(tmp_path_factory.mktemp("vague")) / "kb.sqlite", _world())
+    s = build_store_with(Path(tmp_path_factory.mktemp("vague")) / "kb.sqlite", MORE_PROPS, _world)
     yield s
     s.close()
 
