@@ -133,7 +133,32 @@ def near_fits(facts: Facts, spec: HopSpec, prev: str | None) -> list[str]:
         held = set(fits(facts, spec.model_copy(update={"constraints": []}), prev))
         anytime = spec.model_copy(update={"qualifier": "", "qualifier_value": "", "any_time": True})
         out.update(k for k in fits(facts, anytime, prev) if k not in held)
+        # the holder whose term ended that year held it that year too ("the prime minister
+        # of Canada in 1957" is St. Laurent until June as well as Diefenbaker after), though
+        # ``at_time`` gives the year to the incoming holder: a near fit when one fact fails
+        for k in _outgoing(facts, spec, prev):
+            if spec.class_id and spec.class_id not in facts.classes(k):
+                continue
+            if sum(not facts.holds(k, c) for c in spec.constraints) == 1:
+                out.add(k)
     return sorted(out)
+
+
+def _outgoing(facts: Facts, spec: HopSpec, prev: str | None) -> list[str]:
+    """Holders of a version in force ("P580") whose term ended in the qualifier's year."""
+    prev = prev or spec.anchor or None
+    if not (spec.link and not spec.link_inverse and spec.qualifier == "P580" and prev):
+        return []
+    want = year_of(spec.qualifier_value)
+    if want is None:
+        return []
+    return sorted(
+        {
+            v.value_key
+            for v in facts.dated(prev, spec.link)
+            if year_of(v.end) == want and not at_time(v, spec.qualifier, want)
+        }
+    )
 
 
 def run_rest(facts: Facts, specs: Sequence[HopSpec], start: str) -> list[str] | None:

@@ -61,6 +61,26 @@ def test_near_fits_and_rest_of_chain(mini: KnowledgeStore) -> None:
     assert run_rest(f, [HopSpec(link="P169", any_time=True)], "L:nintendo") is None
 
 
+def test_near_fits_of_a_change_year_include_the_outgoing_holder(mini: KnowledgeStore) -> None:
+    """Nintendo's CEO "in 2015" was Iwata until July and Kimishima after: a user who
+    misremembers the 2015 CEO's birth year has both in mind, not only the incoming one."""
+    f = Facts(mini)
+    born_1972 = Constraint(property="P569", value="+1972-00-00T00:00:00Z", match="year")
+    spec = HopSpec(
+        link="P169",
+        qualifier="P580",
+        qualifier_value="+2015-00-00T00:00:00Z",
+        constraints=[born_1972],
+    )
+    assert fits(f, spec, "L:nintendo") == []
+    # Kimishima (in office from 2015) and Iwata (until 2015) differ in the birth year only;
+    # Furukawa (born 1972) in the year only
+    assert near_fits(f, spec, "L:nintendo") == ["L:furukawa", "L:iwata", "L:kimishima"]
+    # a year inside one term has no outgoing holder
+    inside = spec.model_copy(update={"qualifier_value": "+2010-00-00T00:00:00Z"})
+    assert near_fits(f, inside, "L:nintendo") == ["L:furukawa", "L:iwata"]
+
+
 def test_hub_values_are_not_explored(tmp_path: Path) -> None:
     items = [ent("Q7889", "video game"), ent("L:genre", "puzzle"), ent("L:dev", "Dev")]
     for i in range(MAX_POOL + 1):
