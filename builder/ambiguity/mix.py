@@ -3,7 +3,8 @@
 Injection makes at most one sample per seed chain, with as many ambiguous checkpoints as the
 chain offers (up to a draw). Most chains offer one, and most of those a version, so the samples
 in seed order are mostly easy and mostly version ambiguity. :func:`select_mix` keeps a subset of
-at least ``min_samples`` (each domain keeping at least ``min_per_domain``, or all it has) whose
+at least ``min_samples`` (each domain keeping at least ``min_per_domain``, or all it has, and
+at most ``max_domain_factor`` times its even share of ``min_samples``) whose
 difficulty and type shares come closest to the paper's (:data:`PAPER_DIFFICULTY`,
 :data:`PAPER_TYPES`): it leaves out one sample at a time, always the one whose absence brings the
 shares closest, and stops when no absence helps or the floor is reached; then a kept sample
@@ -15,6 +16,7 @@ each one left out is a reject (check ``mix``) saying why.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,6 +34,10 @@ class MixTarget:
 
     min_samples: int = 400
     min_per_domain: int = 20
+    max_domain_factor: float = 2.2
+    """No domain keeps more than this many times its even share of ``min_samples`` (while
+    above the floor): the bundled snapshot has many more Nobel laureates than games, and a
+    benchmark a third academic says less about the other ten domains."""
     prefer_shorter: bool = True
     """Of samples adding the same to the mix, keep the shorter questions (see
     :func:`_swap_within_groups`)."""
@@ -139,6 +145,7 @@ def select_mix(samples: Sequence[Sample], target: MixTarget | None = None) -> Se
     domains: Counter[str] = Counter(s.domain for s in kept)
     asked: Counter[str] = Counter(s.question for s in kept)
     out: list[Sample] = []
+    capped: set[str] = set()
 
     # one sample stands for each (signature, domain) group, as all leave the same shares:
     # with prefer_shorter the one whose question another kept sample also asks, else the one
@@ -148,13 +155,19 @@ def select_mix(samples: Sequence[Sample], target: MixTarget | None = None) -> Se
     def rank(s: Sample) -> tuple[int, int]:
         return (int(asked[s.question] > 1), _words(s)) if target.prefer_shorter else (0, 0)
 
+    cap = max(
+        target.min_per_domain,
+        math.ceil(target.max_domain_factor * target.min_samples / max(1, len(domains))),
+    )
     while len(kept) > target.min_samples:
-        now = mix.distance()
+        # a domain over its cap loses samples first, the one whose absence hurts the mix least
+        over = {d for d, n in domains.items() if n > cap}
+        now = float("inf") if over else mix.distance()
         best: tuple[float, int, tuple[int, int]] | None = None
         stand: dict[tuple[str, tuple[str, ...], str], int] = {}
         for i in range(len(kept) - 1, -1, -1):
             s = kept[i]
-            if domains[s.domain] <= target.min_per_domain:
+            if domains[s.domain] <= target.min_per_domain or (over and s.domain not in over):
                 continue
             key = (*_signature(s), s.domain)
             j = stand.get(key)
@@ -170,6 +183,8 @@ def select_mix(samples: Sequence[Sample], target: MixTarget | None = None) -> Se
         if best is None:
             break
         gone = kept.pop(best[1])
+        if over:
+            capped.add(gone.id)
         mix.remove(_signature(gone))
         domains[gone.domain] -= 1
         asked[gone.question] -= 1
@@ -180,7 +195,11 @@ def select_mix(samples: Sequence[Sample], target: MixTarget | None = None) -> Se
             seed_id=s.provenance.seed_id,
             sample_id=s.id,
             check=CHECK,
-            reason="left out to bring difficulty and type shares closer to the paper's",
+            reason=(
+                f"left out: its domain kept more than {cap} samples"
+                if s.id in capped
+                else "left out to bring difficulty and type shares closer to the paper's"
+            ),
             detail=f"{s.difficulty}: {', '.join(_signature(s)[1])}; {s.domain}",
         )
         for s in out

@@ -3,7 +3,7 @@
 The rewrite is cached by the LLM client (the request hash covers the prompt) and accepted
 only when (1) every anchor of the templated question — names, numbers, years that the
 description states — is still there, (2) nothing an ambiguous checkpoint left out (the dropped
-value, the removed year or criterion) came back, and (3) the six checks still pass on the
+value, the removed year or criterion) came back, and (3) the eight checks still pass on the
 sample with the new question. Otherwise the templated question stays.
 """
 

@@ -117,7 +117,7 @@ def inject_cmd(
         ),
     ] = 0,
 ) -> None:
-    """Inject ambiguity into seed chains; every sample passes the six checks."""
+    """Inject ambiguity into seed chains; every sample passes the eight checks."""
     ws = workspace_from(ctx)
     chains = list(read_seeds(seeds))
     with _store(ctx) as store:
@@ -147,7 +147,7 @@ def validate_cmd(
         Path | None, typer.Option(help="Write failing checks here as rejects JSONL.")
     ] = None,
 ) -> None:
-    """Run the six automatic checks on every sample; exit 1 when any fails."""
+    """Run the eight automatic checks on every sample; exit 1 when any fails."""
     samples = list(read_samples(file))
     with _store(ctx) as store:
         result = validate_samples(store, samples)

@@ -120,3 +120,21 @@ def test_of_samples_adding_the_same_to_the_mix_the_shorter_questions_stay() -> N
         len(s.question.split()) for s in plain.kept if s.num_ambiguities == 1
     )
     assert Counter(s.question for s in got.kept)["A repeated question?"] <= 1
+
+
+def test_no_domain_keeps_more_than_its_capped_share() -> None:
+    """One domain with many more samples (the snapshot's Nobel laureates) gives up samples
+    to the cap before the mix is weighed, each with a reject that says why; the others keep
+    theirs."""
+    pool = [_sample(i, "academic", ["entity", "version"]) for i in range(60)]
+    pool += [_sample(100 + i, d, ["version"]) for i, d in enumerate(["games", "music"] * 10)]
+    target = MixTarget(min_samples=30, min_per_domain=5, max_domain_factor=1.5)
+    got = select_mix(pool, target)
+    kept = Counter(s.domain for s in got.kept)
+    assert kept["academic"] <= 15  # 1.5 x an even share of 30 over three domains
+    assert len(got.kept) >= 30
+    capped = [r for r in got.rejects if "its domain kept more than 15" in r.reason]
+    assert capped and all(r.detail.endswith("; academic") for r in capped)
+    # without the cap the richer academic samples crowd out the others
+    loose = select_mix(pool, MixTarget(min_samples=30, min_per_domain=5, max_domain_factor=99))
+    assert Counter(s.domain for s in loose.kept)["academic"] > 15
