@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from builder.records.seed import HopSpec
 from builder.seeding.compose import Intro, compose, possessive, stable_index
 from builder.seeding.facts import HUMAN, Facts
+from builder.seeding.frames import country_frame
 from builder.seeding.phrases import OF_HEAD, WHICH_ASK, Phrase, fill, merged, ref_noun, x_last
 from builder.seeding.templates import Templates
 from builder.seeding.text import article, capitalize, join_and, join_verbs, plain
@@ -90,6 +91,9 @@ class Realizer(Wording):
         word an ambiguous hop says instead of the fact it leaves out (``award-winning``)."""
         self.said = True
         try:
+            framed = country_frame(self, specs, vague)
+            if framed:
+                return framed
             chained = self._country_chain(specs, vague)
             if chained:
                 return chained
@@ -261,6 +265,10 @@ class Realizer(Wording):
         if not rest and not _RELATIVE.search(person):
             return fill(self._relation(head.link).ask, x=place)
         return f"{lead} {asked(its)}"
+
+    def _owned_person(self, said: str) -> str:
+        """``Walmart's 1982 CEO`` for "the CEO of Walmart in 1982" (see :func:`_owned_year`)."""
+        return _owned_year(said, self._owns)
 
     def _citizen(self, spec: HopSpec) -> bool:
         """Whether a hop whose answer has a citizenship is a person's: any hop but a country's

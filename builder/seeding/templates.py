@@ -118,6 +118,18 @@ class StylePhrases(BaseModel):
         "('{X} I have in mind {v}.'; 'person_after_year' after a phrase ending in a year).",
     )
 
+    frame: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="A chain through a country said as a person asks it (frames.py): 'person' "
+        "says a person's facts before the question ('I'm thinking of {x} who {v}.'), "
+        "'head_fact' a leader's after it ('I think it was someone {f}.').",
+    )
+    frame_country: dict[str, str] = Field(
+        default_factory=dict,
+        description="The country of a thing by what the thing does there, per the relation "
+        "that led to the thing (P115 → 'the country where {x} plays its home games').",
+    )
+
 
 class VaguePhrases(BaseModel):
     """Vague words of an ambiguous checkpoint, per ambiguity type (``vague.yaml``)."""

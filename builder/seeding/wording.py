@@ -436,7 +436,12 @@ class Wording:
         if not rel.of.startswith(f"the {rel.noun} of {{x}}"):
             return None
         offices = self.facts.value_keys(named, pid)
-        return self.facts.label(offices[0]) if len(offices) == 1 else None
+        if len(offices) != 1:
+            return None
+        label = self.facts.label(offices[0])
+        # "the monarch of Spain", as people write it, not "the Monarch of Spain" (a title of
+        # one person keeps its capital: "the Prime Minister of Japan")
+        return "monarch" + label[7:] if label.startswith("Monarch ") else label
 
     def _owns(self, x: str, noun: str) -> bool:
         """Whether a name reads with a possessive before a person's noun: a name of its own
