@@ -116,7 +116,12 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
         if ranked is None:
             return ""
         rank, by = ranked
-        if place == "their country":
+        if not rank:
+            # a neighbour the leader's facts tell apart ("a country that borders …")
+            if head is None:
+                return ""
+            place = f"a country that borders {place}"
+        elif place == "their country":
             place = f"their country's {rank} neighbour{by}"
         elif place.endswith("'s country"):
             place = f"the {rank} neighbour{by} of {place}"
@@ -136,9 +141,17 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
     facts = told[0] if told else ""
     clause = _CLAUSE.search(place) is not None
     led = _led(head, place)
-    long = clause or len(place.split()) > 5
+    # a year after anything but a person's country would read as part of it ("… neighbour
+    # by area in 1968", "… is from in 1968"): it goes first
+    owned = place == "their country" or (
+        place.endswith("'s country") and " of " not in place and len(place.split()) <= 8
+    )
+    # (and after a year of its own: "the 1903 … winner's country in 2019")
+    long = clause or not owned or re.search(r"\d", place) is not None
     said_year = re.findall(r"\b\d{4}\b", " ".join([*sentences, place]))
     same = bool(when) and len(said_year) == 1 and when == f"in {said_year[0]}" and not facts
+    # (after a clause "that year" would read as the clause's: "… is from that year?")
+    same = same and owned and not clause
     if same:
         # "… the 2002 Wimbledon men's singles winner is from that year?": the one year said
         # once ("In 2002, who … the 2002 Wimbledon …" says it twice)
@@ -254,7 +267,7 @@ def _parse(
         return None
     rest = list(specs[at + 1 :])
     border = head = tail = None
-    if rest and rest[0].link == BORDERS and rest[0].link_inverse:
+    if rest and rest[0].link == BORDERS:  # (either way: a border is shared)
         border = rest.pop(0)
         if border.constraints or border.qualifier or border.class_id not in ("", COUNTRY_CLASS):
             return None
@@ -274,8 +287,8 @@ def _parse(
 
 
 def _ranked(r: Realizer, border: HopSpec) -> tuple[str, str] | None:
-    """A neighbour's ranking: ("largest", " by area"), ("most populous", ""), or a vague
-    hop's word ("biggest", ""); None for a criterion with no words here."""
+    """A neighbour's ranking: ("largest", " by area"), ("most populous", ""), a vague hop's
+    word ("biggest", ""), or ("", "") for none; None for a criterion with no words here."""
     least = border.criterion_order == "min"
     if border.criterion:
         words = _RANKS.get(border.criterion)
@@ -285,7 +298,7 @@ def _ranked(r: Realizer, border: HopSpec) -> tuple[str, str] | None:
     if border.criteria_options:
         adjective = r._superlative(border)[0]
         return (adjective, "") if adjective else None
-    return None
+    return "", ""
 
 
 def _led(head: HopSpec, place: str) -> str:

@@ -229,18 +229,19 @@ def test_an_office_holder_in_a_year_of_a_name_takes_its_possessive(realizer: Rea
 def test_a_persons_facts_are_said_first_where_their_home_country_follows(
     realizer: Realizer,
 ) -> None:
-    # a country bordering the winner's home country: no chain to a head through it, but the
-    # winner's facts are still said of the winner, not after the question
+    # a country bordering the winner's home country: the winner's facts are said of the
+    # winner, not after the question
     border = HopSpec(link="P47", link_inverse=True, class_id="Q6256")
     chain = [WINNER, HOME, border, HopSpec(link="P6")]
     question = realizer.question(chain)
     assert question.startswith(
         (
-            "The 1903 Nobel Prize in Physics winner I have in mind was born in 1867. ",
-            "I'm asking about the 1903 Nobel Prize in Physics winner who was born in 1867. ",
+            "This is about the 1903 Nobel Prize in Physics winner who was born in 1867. ",
+            "I'm thinking of the 1903 Nobel Prize in Physics winner who was born in 1867. ",
         )
     ), question
-    assert "their home country" in question and "I mean" not in question
+    assert question.endswith("a country that borders their country?")
+    assert "I mean" not in question
     assert text_problems(question) == []
 
 
@@ -250,7 +251,7 @@ def test_a_short_persons_home_country_is_theirs_in_a_nested_question(
     physics = HopSpec(link="P1346", anchor="L:physics")
     border = HopSpec(link="P47", link_inverse=True, class_id="Q6256")
     question = realizer.question([physics, HOME, border, HopSpec(link="P6")])
-    assert "the Nobel Prize in Physics winner's home country" in question
+    assert "the Nobel Prize in Physics winner's country" in question
     assert "the home country of the" not in question
     # a phrase that ends in a name takes no possessive ("the artist behind We Are's")
     realizer.said = True
