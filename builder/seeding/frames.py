@@ -55,7 +55,10 @@ _RANKS = {
 }
 # a phrase with a clause in it: a year after it would read as the clause's
 _CLAUSE = re.compile(r"\b(?:that|who|which|where|whose)\b|\bis (?:from|in)\b")
+# a country said by the pronoun of what was said first
+_OWN = ("their country", "its country")
 _DEFAULT = {
+    "topic": ["I'm curious about {x}."],
     "person": ["I'm thinking of {x} who {v}."],
     "head_fact": ["I think it was someone {f}."],
 }
@@ -80,8 +83,10 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
         shown[-1] = before.model_copy(update={"constraints": []})
     said = r._said_phrase(shown, vague) if shown else r.anchor_text(country)
     person = r._owned_person(said)
-    if len(person.split()) > 16 or "," in person or "{" in person:
+    if "{" in person:
         return ""
+    # a phrase too heavy to nest is said first, and its country is "their"/"its country"
+    heavy = len(person.split()) > 16 or "," in person
     sentences: list[str] = []
     key = " ".join(s.model_dump_json() for s in specs)
     lead = _pick(forms["person"], key)
@@ -94,20 +99,28 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
         # born", not "the country where the … winner born in 1934 was born"
         who, verbs, place = born
         sentences.append(capitalize(lead.replace("{x}", who).replace("{v}", verbs)))
-    elif country.link == CITIZENSHIP:
+    elif country.link == CITIZENSHIP and not heavy:
         place = f"{person}'s country" if short_person(person) else f"the country {person} is from"
     else:
-        place = _thing_country(r, specs, at, person, forms)
+        place = "" if heavy else _thing_country(r, specs, at, person, forms)
         if not place:
-            return ""
+            # "I'm curious about the club that plays in the Premier League and was founded in
+            # 1899. In 1951, who led the government of its country?"
+            topic = _pick(forms["topic"], key).replace("{x}", person)
+            sentences.append(capitalize(topic))
+            place = "their country" if country.link == CITIZENSHIP else "its country"
+            if country.link != CITIZENSHIP:
+                # "the country where it is based" where the relation says so
+                it = _thing_country(r, specs, at, "it", forms) if at else ""
+                place = it if it.startswith("the country where it ") else place
     if country.constraints:
         # the one of a person's countries the hop means ("the country in Europe that Linus
         # Torvalds is from", "their country in Europe")
         where = _country_facts(r, country)
         if where is None or country.link != CITIZENSHIP:
             return ""
-        if place == "their country":
-            place = f"their country {where}"
+        if place in _OWN:
+            place = f"{place} {where}"
         else:
             place = f"the country {where} that {person} is from"
 
@@ -121,8 +134,8 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
             if head is None:
                 return ""
             place = f"a country that borders {place}"
-        elif place == "their country":
-            place = f"their country's {rank} neighbour{by}"
+        elif place in _OWN:
+            place = f"{place}'s {rank} neighbour{by}"
         elif place.endswith("'s country"):
             place = f"the {rank} neighbour{by} of {place}"
         else:
@@ -143,7 +156,7 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
     led = _led(head, place)
     # a year after anything but a person's country would read as part of it ("… neighbour
     # by area in 1968", "… is from in 1968"): it goes first
-    owned = place == "their country" or (
+    owned = place in _OWN or (
         place.endswith("'s country") and " of " not in place and len(place.split()) <= 8
     )
     # (and after a year of its own: "the 1903 … winner's country in 2019")
@@ -181,8 +194,8 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
         verb = "was the person born" if tail.link == "P569" else "did the person die"
         time = f", {when}," if when else ""
         sentences.append(capitalize(f"When {verb} who{time} {led}?"))
-    elif head.link == "P35" and place == "their country":
-        sentences.append(life.replace("{p}", f"their country's head of state {when}".strip()))
+    elif head.link == "P35" and place in _OWN:
+        sentences.append(life.replace("{p}", f"{place}'s head of state {when}".strip()))
     else:
         sentences.append(life.replace("{p}", f"the person who {led} {when}".strip()))
     return " ".join(sentences)
@@ -305,11 +318,11 @@ def _led(head: HopSpec, place: str) -> str:
     """What the leader did, as a verb phrase about ``place``: "led the government of …",
     "was head of state of …" ("led their country's government")."""
     if head.link == "P6":
-        if place == "their country":
-            return "led their country's government"
+        if place in _OWN:
+            return f"led {place}'s government"
         return f"led the government of {place}"
-    if place == "their country":
-        return "was their country's head of state"
+    if place in _OWN:
+        return f"was {place}'s head of state"
     return f"was head of state of {place}"
 
 

@@ -122,7 +122,8 @@ class StylePhrases(BaseModel):
         default_factory=dict,
         description="A chain through a country said as a person asks it (frames.py): 'person' "
         "says a person's facts before the question ('I'm thinking of {x} who {v}.'), "
-        "'head_fact' a leader's after it ('I think it was someone {f}.').",
+        "'head_fact' a leader's after it ('I think it was someone {f}.'), 'topic' a phrase "
+        "too long to nest, said first ('I'm curious about {x}.').",
     )
     frame_country: dict[str, str] = Field(
         default_factory=dict,

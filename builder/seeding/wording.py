@@ -406,7 +406,15 @@ class Wording:
             # "the Prime Minister of Japan in 1991" (the qualifier stays where it was)
             return fill(of, x=x).replace(f"the {rel.noun} of {x}", f"the {office}", 1)
         head = OF_HEAD.match(of)
-        if self.said and named and head and self.facts.is_human(named) and "{" not in x:
+        definite = of.startswith("the ")  # "a member of X" is not "X's member"
+        if (
+            self.said
+            and named
+            and head
+            and definite
+            and self.facts.is_human(named)
+            and "{" not in x
+        ):
             return f"{x}'s {head.group(1)}"
         home = spec is not None and spec.link == CITIZENSHIP and not spec.link_inverse
         if self.said and home and head and short_person(x) and not x.startswith(_REFS):
@@ -416,7 +424,7 @@ class Wording:
         if self.said and named and head and rel.dated and x.startswith("the ") and prenominal:
             # "the Turing Award winner", as people say it (and one "of the" fewer)
             return f"the {x[4:]} {head.group(1)}"
-        if self.said and named and head and self._owns(x, head.group(1)):
+        if self.said and named and head and definite and self._owns(x, head.group(1)):
             # a person of a named thing ("BP's CEO", "FC Barcelona's head coach"): one "of
             # the" fewer in "the head of state of the home country of the CEO of BP"
             return f"{x}'s {head.group(1)}"

@@ -40,6 +40,7 @@ MORE_PROPS = {
     "P1906": ("office held by head of state", "wikibase-item"),
     "P570": ("date of death", "time"),
     "P38": ("currency", "wikibase-item"),
+    "P527": ("has part", "wikibase-item"),
 }
 
 
@@ -62,6 +63,10 @@ def _world() -> list[tuple]:  # type: ignore[type-arg]
         ent("L:stadium", "Westfalenstadion", None, {"P17": "L:de"}),
         ent("L:bvb", "Borussia Dortmund", CLUB, {"P115": "L:stadium"}),
         ent("L:harvard", "Harvard University", UNIVERSITY),
+        ent("Q215380", "musical group"),
+        ent("L:yorke", "Thom Yorke", HUMAN, {"P569": "1968"}),
+        ent("L:radiohead", "Radiohead", "Q215380", {"P527": "L:yorke"}),
+        ent("L:sex", "Sex, Lies, and Videotape", FILM, {"P86": "L:reznor"}),
     ]
 
 
@@ -204,3 +209,22 @@ def test_a_birthplaces_country_is_where_they_were_born(realizer: Realizer) -> No
     )
     currency = realizer.question([WINNER, HOME, LARGEST, HopSpec(link="P38")])
     assert currency.endswith("What is the currency of their country's largest neighbour by area?")
+
+
+def test_a_phrase_too_heavy_to_nest_is_said_first(realizer: Realizer) -> None:
+    composer = HopSpec(link="P86", anchor="L:sex")
+    question = realizer.question([composer, HOME, timed("P6", "P580", 1963)])
+    # not "the country Sex, Lies, and Videotape's composer is from" inside the question
+    first, ask = question.split(". ", 1)
+    assert first.endswith("Sex, Lies, and Videotape's composer")
+    assert ask == "Who led their country's government in 1963?"
+
+
+def test_one_of_several_is_not_a_possessive(realizer: Realizer) -> None:
+    member = HopSpec(link="P527", anchor="L:radiohead", constraints=[year("P569", 1968)])
+    chain = [member, HopSpec(link="P19"), HopSpec(link="P17"), timed("P6", "P580", 1976)]
+    question = realizer.question(chain)
+    # "a member of Radiohead", one of several: not "Radiohead's member"
+    assert "a member of Radiohead who was born in 1968" in question
+    assert "Radiohead's" not in question
+    assert question.endswith("In 1976, who led the government of the country where they were born?")
