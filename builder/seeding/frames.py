@@ -145,7 +145,15 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
                 sentences.append(f"What is {place}?")
             else:
                 # (the raw ask: a place ending "… is from" keeps its preposition there)
-                sentences.append(r._ask(tail, place, r._subject(border)))
+                subject = r._subject(border)
+                when = r._qualifier(tail)
+                if when and _CLAUSE.search(place):
+                    # "In 2023, what was the population of …", not "the population in 2023 of"
+                    timeless = tail.model_copy(update={"qualifier": "", "qualifier_value": ""})
+                    asked = r._ask(timeless, place, subject)
+                    sentences.append(f"{capitalize(when)}, {asked[:1].lower()}{asked[1:]}")
+                else:
+                    sentences.append(r._ask(tail, place, subject))
             return " ".join(sentences)
     assert head is not None
 
@@ -259,16 +267,20 @@ def _parse(
     r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]
 ) -> tuple[int, HopSpec | None, HopSpec | None, HopSpec | None] | None:
     """(the country hop's index, the neighbour hop, the leader hop, the hop asked last), or
-    None when the chain is not of this module's shape."""
-    at = next(
-        (
-            i
-            for i, s in enumerate(specs)
-            if s.link in COUNTRY_LINKS and r._forward(s) and (i or s.anchor)
-        ),
-        None,
-    )
-    if at is None or specs[at].qualifier:
+    None when the chain is not of this module's shape: the first country hop that the rest
+    of the chain fits ("the capital of the country that hosted …" has two)."""
+    for at, s in enumerate(specs):
+        if s.link in COUNTRY_LINKS and r._forward(s) and (at or s.anchor):
+            parsed = _parse_at(r, specs, vague, at)
+            if parsed is not None:
+                return parsed
+    return None
+
+
+def _parse_at(
+    r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str], at: int
+) -> tuple[int, HopSpec | None, HopSpec | None, HopSpec | None] | None:
+    if specs[at].qualifier:
         return None
     if any(i < len(vague) and vague[i] for i in range(at, len(specs))):
         return None  # (an ambiguous hop's vague word is said in the nested wording)

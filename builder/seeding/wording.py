@@ -652,6 +652,8 @@ class Wording:
             return label
         cls = self._class_of(spec.anchor)
         if cls and any(w in self.class_noun(cls) for w in _THE_NOUNS):
+            if self.said and label.startswith("Monarch "):
+                label = "monarch" + label[7:]  # "the monarch of Spain", no title in capitals
             return definite(label, True)
         if cls and label.isdigit():
             # a work named by a number reads as a year without its noun: "the album 1989"

@@ -41,6 +41,7 @@ MORE_PROPS = {
     "P570": ("date of death", "time"),
     "P38": ("currency", "wikibase-item"),
     "P527": ("has part", "wikibase-item"),
+    "P1308": ("officeholder", "wikibase-item"),
 }
 
 
@@ -54,7 +55,8 @@ def _world() -> list[tuple]:  # type: ignore[type-arg]
         ent(UNIVERSITY, "university"),
         ent("L:us", "United States", COUNTRY),
         ent("L:de", "Germany", COUNTRY),
-        ent("L:monarch-es", "Monarch of Spain"),
+        ent("L:class-government-office", "government office"),
+        ent("L:monarch-es", "Monarch of Spain", "L:class-government-office"),
         ent("L:es", "Spain", COUNTRY, {"P1906": "L:monarch-es"}),
         ent("L:felipe", "Felipe VI", HUMAN, {"P569": "1968"}),
         ent("L:reznor", "Trent Reznor", HUMAN, {"P569": "1965", "P27": "L:us"}),
@@ -197,6 +199,10 @@ def test_a_monarch_is_not_a_title_in_capitals(realizer: Realizer) -> None:
     king = timed("P35", "P580", 2014, anchor="L:es")
     question = realizer.question([king, HopSpec(link="P569")])
     assert "the monarch of Spain" in question and "Monarch" not in question
+    # the office held as the anchor ("When was the monarch of Spain in 1994 born?")
+    held = timed("P1308", "P580", 1994, anchor="L:monarch-es")
+    question = realizer.question([held, HopSpec(link="P569")])
+    assert "the monarch of Spain" in question and "Monarch" not in question
 
 
 def test_a_birthplaces_country_is_where_they_were_born(realizer: Realizer) -> None:
@@ -228,3 +234,22 @@ def test_one_of_several_is_not_a_possessive(realizer: Realizer) -> None:
     assert "a member of Radiohead who was born in 1968" in question
     assert "Radiohead's" not in question
     assert question.endswith("In 1976, who led the government of the country where they were born?")
+
+
+def test_a_neighbours_fact_in_a_year_says_the_year_first(realizer: Realizer) -> None:
+    population = timed("P1082", "P585", 2023)
+    question = realizer.question([SOUL, HOME, LARGEST, population])
+    # not "the population in 2023 of the largest country …"
+    assert question == (
+        "In 2023, what was the population of the largest country by area that borders the "
+        "country Soul's composer is from?"
+    )
+
+
+def test_the_country_frame_starts_at_the_country_the_rest_fits(realizer: Realizer) -> None:
+    # the composer's country, then its capital, then the capital's country: the frame is
+    # the last country's
+    chain = [SOUL, HOME, HopSpec(link="P36"), HopSpec(link="P17"), timed("P6", "P580", 2021)]
+    question = realizer.question(chain)
+    assert question.startswith("In 2021, who led the government of the country ")
+    assert "had a head" not in question and "head of government" not in question
