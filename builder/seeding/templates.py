@@ -115,7 +115,7 @@ class StylePhrases(BaseModel):
         default_factory=dict,
         description="A chain through a country to its head: 'lead' sets up the country "
         "('Think of {x}.'), 'person' says the facts of the person it is the home country of "
-        "('{X} I have in mind {v}.'; 'person_after_year' after a phrase ending in a year).",
+        "('I'm thinking of {x} who {v}.'; 'person_after_year' after a phrase ending in a year).",
     )
 
     frame: dict[str, list[str]] = Field(
