@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from builder.records.seed import HopSpec
 from builder.seeding.compose import Intro, compose, possessive, stable_index
 from builder.seeding.facts import HUMAN, Facts
+from builder.seeding.frames import country_frame
 from builder.seeding.phrases import OF_HEAD, WHICH_ASK, Phrase, fill, merged, ref_noun, x_last
 from builder.seeding.templates import Templates
 from builder.seeding.text import article, capitalize, join_and, join_verbs, plain
@@ -90,6 +91,9 @@ class Realizer(Wording):
         word an ambiguous hop says instead of the fact it leaves out (``award-winning``)."""
         self.said = True
         try:
+            framed = country_frame(self, specs, vague)
+            if framed:
+                return framed
             chained = self._country_chain(specs, vague)
             if chained:
                 return chained
@@ -113,7 +117,7 @@ class Realizer(Wording):
         self, text: str, shown: Sequence[HopSpec], remarks: Sequence[Remark], vague: Sequence[str]
     ) -> tuple[str, str, list[Remark]] | None:
         """A person's facts said of them first where the question goes on to their home
-        country ("I'm asking about the 2001 Turing Award winner who was born in 1930. Who led
+        country ("I'm thinking of the 2001 Turing Award winner who was born in 1930. Who led
         the government of the country with the largest area bordering their home country?"),
         not after it ("… home country? The winner I mean was born in 1930."): the lead, the
         question and the remarks left; None where no remark's person is followed by theirs."""
@@ -132,12 +136,12 @@ class Realizer(Wording):
         return None
 
     def _person_lead(self, person: str, verbs: str, key: str) -> str:
-        """A person's facts said of their noun before the question ("The 1994 Turing Award
-        winner I have in mind was born in 1946.", ``style.country``'s ``person`` forms)."""
+        """A person's facts said of their noun before the question ("I'm thinking of the 1994
+        Turing Award winner who was born in 1946.", ``style.country``'s ``person`` forms)."""
         forms = self.t.style.country
         ends_year = re.search(r"\d{4}$", person) is not None
         said = forms.get("person_after_year" if ends_year else "person")
-        said = said or ["I'm asking about {x} who {v}."]
+        said = said or ["I'm thinking of {x} who {v}."]
         form = said[stable_index(key, len(said))]
         return form.replace("{X}", capitalize(person)).replace("{x}", person).replace("{v}", verbs)
 
@@ -261,6 +265,10 @@ class Realizer(Wording):
         if not rest and not _RELATIVE.search(person):
             return fill(self._relation(head.link).ask, x=place)
         return f"{lead} {asked(its)}"
+
+    def _owned_person(self, said: str) -> str:
+        """``Walmart's 1982 CEO`` for "the CEO of Walmart in 1982" (see :func:`_owned_year`)."""
+        return _owned_year(said, self._owns)
 
     def _citizen(self, spec: HopSpec) -> bool:
         """Whether a hop whose answer has a citizenship is a person's: any hop but a country's

@@ -115,7 +115,20 @@ class StylePhrases(BaseModel):
         default_factory=dict,
         description="A chain through a country to its head: 'lead' sets up the country "
         "('Think of {x}.'), 'person' says the facts of the person it is the home country of "
-        "('{X} I have in mind {v}.'; 'person_after_year' after a phrase ending in a year).",
+        "('I'm thinking of {x} who {v}.'; 'person_after_year' after a phrase ending in a year).",
+    )
+
+    frame: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="A chain through a country said as a person asks it (frames.py): 'person' "
+        "says a person's facts before the question ('I'm thinking of {x} who {v}.'), "
+        "'head_fact' a leader's after it ('I think it was someone {f}.'), 'topic' a phrase "
+        "too long to nest, said first ('I'm curious about {x}.').",
+    )
+    frame_country: dict[str, str] = Field(
+        default_factory=dict,
+        description="The country of a thing by what the thing does there, per the relation "
+        "that led to the thing (P115 → 'the country where {x} plays its home games').",
     )
 
 

@@ -406,7 +406,15 @@ class Wording:
             # "the Prime Minister of Japan in 1991" (the qualifier stays where it was)
             return fill(of, x=x).replace(f"the {rel.noun} of {x}", f"the {office}", 1)
         head = OF_HEAD.match(of)
-        if self.said and named and head and self.facts.is_human(named) and "{" not in x:
+        definite = of.startswith("the ")  # "a member of X" is not "X's member"
+        if (
+            self.said
+            and named
+            and head
+            and definite
+            and self.facts.is_human(named)
+            and "{" not in x
+        ):
             return f"{x}'s {head.group(1)}"
         home = spec is not None and spec.link == CITIZENSHIP and not spec.link_inverse
         if self.said and home and head and short_person(x) and not x.startswith(_REFS):
@@ -416,7 +424,7 @@ class Wording:
         if self.said and named and head and rel.dated and x.startswith("the ") and prenominal:
             # "the Turing Award winner", as people say it (and one "of the" fewer)
             return f"the {x[4:]} {head.group(1)}"
-        if self.said and named and head and self._owns(x, head.group(1)):
+        if self.said and named and head and definite and self._owns(x, head.group(1)):
             # a person of a named thing ("BP's CEO", "FC Barcelona's head coach"): one "of
             # the" fewer in "the head of state of the home country of the CEO of BP"
             return f"{x}'s {head.group(1)}"
@@ -436,7 +444,12 @@ class Wording:
         if not rel.of.startswith(f"the {rel.noun} of {{x}}"):
             return None
         offices = self.facts.value_keys(named, pid)
-        return self.facts.label(offices[0]) if len(offices) == 1 else None
+        if len(offices) != 1:
+            return None
+        label = self.facts.label(offices[0])
+        # "the monarch of Spain", as people write it, not "the Monarch of Spain" (a title of
+        # one person keeps its capital: "the Prime Minister of Japan")
+        return "monarch" + label[7:] if label.startswith("Monarch ") else label
 
     def _owns(self, x: str, noun: str) -> bool:
         """Whether a name reads with a possessive before a person's noun: a name of its own
@@ -639,6 +652,8 @@ class Wording:
             return label
         cls = self._class_of(spec.anchor)
         if cls and any(w in self.class_noun(cls) for w in _THE_NOUNS):
+            if self.said and label.startswith("Monarch "):
+                label = "monarch" + label[7:]  # "the monarch of Spain", no title in capitals
             return definite(label, True)
         if cls and label.isdigit():
             # a work named by a number reads as a year without its noun: "the album 1989"

@@ -25,9 +25,8 @@ def test_two_peoples_facts_are_said_of_them_not_after_the_question(
     # the winner's facts on their noun, the head's as a statement about them: no "I mean the
     # winner born in 1867 and the head of government born in 1980." after a long question
     assert question == (
-        "The 1903 Nobel Prize in Physics winner I have in mind was born in 1867. Their home "
-        "country's head of government in 2019 was born in 1980. When did that head of "
-        "government die?"
+        "I'm thinking of the 1903 Nobel Prize in Physics winner who was born in 1867. In 2019, "
+        "someone born in 1980 led their country's government. When did they die?"
     )
     assert "I mean" not in question and text_problems(question) == []
 
@@ -39,8 +38,8 @@ def test_a_persons_facts_are_said_of_their_noun_before_the_question(
     # "the one born in 1867" after the question could be the head of government: the
     # winner's facts are said of the winner, and the country is theirs
     assert question == (
-        "The 1903 Nobel Prize in Physics winner I have in mind was born in 1867. When was "
-        "their home country's head of government born?"
+        "This is about the 1903 Nobel Prize in Physics winner who was born in 1867. When was "
+        "the person who led their country's government born?"
     )
     # no "What is the birth date of …", no "of the home country of"
     assert not question.startswith("What is the birth date")
@@ -50,7 +49,7 @@ def test_a_persons_facts_are_said_of_their_noun_before_the_question(
 def test_an_offices_year_follows_its_noun(realizer: Realizer) -> None:
     head = HEAD.model_copy(update={"constraints": []})
     question = realizer.question([WINNER, HOME, head, HopSpec(link="P570")])
-    assert "their home country's head of government in 2019 die?" in question
+    assert "the person who led their country's government in 2019 die?" in question
     assert "the 2019 head" not in question
     # hop goals keep the words they are searched with
     goals = realizer.goals([WINNER, HOME, head], ["L:curie", "L:nz", "L:ardern"])
@@ -79,8 +78,7 @@ def test_a_country_said_first_is_where_the_question_happens(realizer: Realizer) 
     # head asked about in a question of its own
     question = realizer.question(chain)
     assert question == (
-        "I'm curious about the country where Jacinda Ardern died. When did its head of "
-        "government die?"
+        "When did the person die who led the government of the country where Jacinda Ardern died?"
     )
     style = load_templates().style
     intro = [Intro("the country where Nino Rota died", "that country", "its")]
@@ -107,8 +105,7 @@ def test_an_offices_holder_is_asked_with_who(realizer: Realizer) -> None:
     # the year first, where a person would say it: not "the head of government in 2019 of
     # the home country of …"
     assert question == (
-        "In 2019, who was head of government of the country the 1903 Nobel Prize in Physics "
-        "winner is from?"
+        "In 2019, who led the government of the 1903 Nobel Prize in Physics winner's country?"
     )
 
 
@@ -117,8 +114,8 @@ def test_a_name_takes_a_possessive_before_a_noun_of_people(realizer: Realizer) -
     question = realizer.question([directed, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
     # one possessive at a time: not "Pulp Fiction's director's home country"
     assert question == (
-        "Think of the country Pulp Fiction's director is from. When was its head of "
-        "government born?"
+        "When was the person born who led the government of the country Pulp Fiction's "
+        "director is from?"
     )
     assert "of the director of" not in question and "director's" not in question
 
@@ -141,7 +138,7 @@ def test_a_network_is_the_one_that_first_aired_it(realizer: Realizer) -> None:
 def test_a_prizes_winner_goes_after_a_short_name_only(realizer: Realizer) -> None:
     physics = HopSpec(link="P1346", anchor="L:physics")
     question = realizer.question([physics, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
-    assert "the Nobel Prize in Physics winner's home country" in question
+    assert "the Nobel Prize in Physics winner's country" in question
     # "the Academy Award for Best Actor winner" would not read: the winner of it
     realizer.said = True
     try:
@@ -174,18 +171,18 @@ def test_a_country_is_what_its_person_is_from_and_its_head_its_own_question(
     physics = HopSpec(link="P1346", anchor="L:physics")
     # a short person's phrase takes the possessive: one "of" phrase, not three in a row
     assert realizer.question([physics, HOME, HopSpec(link="P6")]) == (
-        "Who led the government of the Nobel Prize in Physics winner's home country?"
+        "Who led the government of the Nobel Prize in Physics winner's country?"
     )
     named = [HopSpec(link="P27", anchor="L:ardern"), HopSpec(link="P6"), HopSpec(link="P569")]
     assert realizer.question(named) == (
-        "When was the head of government of Jacinda Ardern's home country born?"
+        "When was the person who led the government of Jacinda Ardern's country born?"
     )
     # a place the country is known by keeps its words and goes first
     born = [physics, HopSpec(link="P19"), HopSpec(link="P17"), HopSpec(link="P6")]
     question = realizer.question([*born, HopSpec(link="P569")])
     assert question == (
-        "Think of the country where the Nobel Prize in Physics winner was born. When was its "
-        "head of government born?"
+        "When was the person born who led the government of the country where the Nobel Prize "
+        "in Physics winner was born?"
     )
     assert "of the home country of" not in question
 
@@ -195,22 +192,23 @@ def test_a_heads_facts_are_a_statement_about_the_country(realizer: Realizer) -> 
     question = realizer.question([winner, HOME, HEAD, HopSpec(link="P570")])
     # what the country had then, the year where a person says it
     assert question == (
-        "In 2019, the country the 1903 Nobel Prize in Physics winner is from had a head of "
-        "government born in 1980. When did that head of government die?"
+        "In 2019, someone born in 1980 led the government of the 1903 Nobel Prize in Physics "
+        "winner's country. When did they die?"
     )
-    assert realizer.question([winner, HOME, HEAD]).endswith(
-        " born in 1980. Who was that head of government?"
+    assert realizer.question([winner, HOME, HEAD]) == (
+        "In 2019, who led the government of the 1903 Nobel Prize in Physics winner's country? "
+        "I think it was someone born in 1980."
     )
     # a factual ambiguity's false year is said with the same confidence
     false = HEAD.model_copy(update={"constraints": [year("P569", 1979)]})
     assert realizer.question([winner, HOME, false, HopSpec(link="P570")]) == question.replace(
         "1980", "1979"
     )
-    # a country known by what happened there: "X died in a country whose …"
+    # a country known by what happened there: "the country where X died"
     died = [HopSpec(link="P20", anchor="L:ardern"), HopSpec(link="P17"), HEAD]
     assert realizer.question([*died, HopSpec(link="P570")]) == (
-        "Jacinda Ardern died in a country whose head of government in 2019 was born in 1980. "
-        "When did that head of government die?"
+        "In 2019, someone born in 1980 led the government of the country where Jacinda Ardern "
+        "died. When did they die?"
     )
 
 
@@ -231,18 +229,19 @@ def test_an_office_holder_in_a_year_of_a_name_takes_its_possessive(realizer: Rea
 def test_a_persons_facts_are_said_first_where_their_home_country_follows(
     realizer: Realizer,
 ) -> None:
-    # a country bordering the winner's home country: no chain to a head through it, but the
-    # winner's facts are still said of the winner, not after the question
+    # a country bordering the winner's home country: the winner's facts are said of the
+    # winner, not after the question
     border = HopSpec(link="P47", link_inverse=True, class_id="Q6256")
     chain = [WINNER, HOME, border, HopSpec(link="P6")]
     question = realizer.question(chain)
     assert question.startswith(
         (
-            "The 1903 Nobel Prize in Physics winner I have in mind was born in 1867. ",
-            "I'm asking about the 1903 Nobel Prize in Physics winner who was born in 1867. ",
+            "This is about the 1903 Nobel Prize in Physics winner who was born in 1867. ",
+            "I'm thinking of the 1903 Nobel Prize in Physics winner who was born in 1867. ",
         )
     ), question
-    assert "their home country" in question and "I mean" not in question
+    assert question.endswith("a country that borders their country?")
+    assert "I mean" not in question
     assert text_problems(question) == []
 
 
@@ -252,7 +251,7 @@ def test_a_short_persons_home_country_is_theirs_in_a_nested_question(
     physics = HopSpec(link="P1346", anchor="L:physics")
     border = HopSpec(link="P47", link_inverse=True, class_id="Q6256")
     question = realizer.question([physics, HOME, border, HopSpec(link="P6")])
-    assert "the Nobel Prize in Physics winner's home country" in question
+    assert "the Nobel Prize in Physics winner's country" in question
     assert "the home country of the" not in question
     # a phrase that ends in a name takes no possessive ("the artist behind We Are's")
     realizer.said = True

@@ -180,11 +180,11 @@ def test_at_most_three_relation_phrases_in_one_sentence(realizer: Realizer) -> N
     ]
     question = realizer.question(chain)
     assert all(s.count(" of ") <= 3 for s in re.split(r"\. | — ", question)), question
-    # the birthplace's country said by what happened there, and said first: "… where the
+    # the birthplace's country said by what happened there, the clause last: "… where the
     # Nobel Prize in Physics winner was born born?" would read as broken
     assert question == (
-        "Think of the country where the Nobel Prize in Physics winner was born. When was its "
-        "head of government born?"
+        "When was the person born who led the government of the country where the Nobel Prize "
+        "in Physics winner was born?"
     )
 
 
