@@ -16,6 +16,24 @@ def _year_key(year: int) -> str:
     return f"+{year:04d}-00-00T00:00:00Z" if year >= 0 else f"-{-year:04d}-00-00T00:00:00Z"
 
 
+MIN_AGE, MAX_AGE = 20, 100  # a holder's or winner's age in the hop's year, at the extremes
+
+
+def plausible_year(pid: str, year: int, when: int | None) -> bool:
+    """Whether a person could misremember ``year`` as the birth (P569) or death (P570) of
+    someone the hop places in ``when`` (an office held, a prize won): a mix-up with another
+    chancellor's birth year reads as a slip, "in 1974, someone born in 1958 led the
+    government" as nonsense (the blind reviewer's "riddle"). Other properties, and hops
+    without a year, are not limited."""
+    if when is None:
+        return True
+    if pid == "P569":
+        return when - MAX_AGE <= year <= when - MIN_AGE
+    if pid == "P570":
+        return year >= when
+    return True
+
+
 def false_values(
     ctx: ChainContext, spec: HopSpec, i: int, prev: str | None
 ) -> list[tuple[str, str]]:
@@ -35,6 +53,8 @@ def false_values(
                         years.append(got)
             ctx.rng.shuffle(years)  # which holder the user mixes up: any of them
         years += [y + d for d in (1, -1, 2, -2, 3, -3) if y + d not in years]
+        when = year_of(spec.qualifier_value) if spec.qualifier else None
+        years = [n for n in years if plausible_year(c.property, n, when)]
         return [(_year_key(n), str(n)) for n in years[:MAX_FALSE]]
     seen: dict[str, str] = {}
     if spec.qualifier:  # what the holders of other versions have: a mix-up with one of them
