@@ -89,6 +89,7 @@ class ChainContext:
             noun=noun,
             pronoun=pronoun,
             corrects=corrects,
+            turn=hop,
         )
 
     def people(self) -> list[str]:
@@ -99,19 +100,21 @@ class ChainContext:
         return [k for k in dict.fromkeys(said) if k and self.facts.is_human(k)]
 
     def person_ref(self, hop: int) -> tuple[str, str]:
-        """How a reply of a fact names hop ``hop``'s person: ("", "he"/"she") where that
-        pronoun can mean no one else the question names (every other person's sex is known
-        and not theirs), ("head of state", "") where the question has another person it
-        could mean, else ("", "") ("they"). A fact reply says no year, so another hop's time
-        needs no noun here (cf. :meth:`person_noun`)."""
+        """How a reply of a fact names hop ``hop``'s person: (noun, pronoun). The noun
+        ("head of state") where the question has another person "they" could mean, else "";
+        the pronoun ("he"/"she") where it can mean no one else the question names (every
+        other person's sex is known and not theirs), else "". A reply says the pronoun where
+        it has one (the noun serves a fact that is the sex itself: "the head of state I mean
+        is a woman"). A fact reply says no year, so another hop's time needs no noun here
+        (cf. :meth:`person_noun`)."""
         target = self.keys[hop]
         pronoun = pronoun_of(self.facts, target)
         others = [k for k in self.people() if k != target]
-        if pronoun and all(pronoun_of(self.facts, k) not in ("", pronoun) for k in others):
-            return "", pronoun
+        if not all(pronoun_of(self.facts, k) not in ("", pronoun) for k in others):
+            pronoun = ""
         spec = self.specs[hop]
         noun = "" if spec.link_inverse else load_templates().clue_nouns.get(spec.link, "")
-        return (noun, "") if noun and others and self.facts.is_human(target) else ("", "")
+        return (noun if noun and others and self.facts.is_human(target) else ""), pronoun
 
     def person_noun(self, hop: int) -> str:
         """How a reply names hop ``hop``'s person where the chain has another person (its

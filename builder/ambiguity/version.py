@@ -24,10 +24,11 @@ class VersionInjector:
         weak = weaken(spec, inj)
         keys = fits(ctx.facts, weak, prev)
         era = era_of(ctx.facts, ctx.specs, ctx.keys, hop)
+        noun = ctx.person_noun(hop)
         clue: ClueFact | None = (
-            era_clue(ctx.facts, spec, era, ctx.keys[era.hop], ctx.seed.id, ctx.person_noun(hop))
+            era_clue(ctx.facts, spec, era, ctx.keys[era.hop], ctx.seed.id, noun, hop)
             if era is not None and ctx.facts.entity(target) is not None
-            else qualifier_clue(ctx.facts, spec, ctx.seed.id, ctx.person_noun(hop))
+            else qualifier_clue(ctx.facts, spec, ctx.seed.id, noun, hop)
         )
         assert clue is not None
         if [k for k in keys if holds(ctx.facts, clue, k, weak, prev)] != [target]:

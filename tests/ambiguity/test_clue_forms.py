@@ -147,8 +147,12 @@ def test_the_pronoun_comes_from_the_snapshot_sex_only(store: KnowledgeStore) -> 
 
 
 def test_he_or_she_only_where_it_can_mean_no_one_else(store: KnowledgeStore) -> None:
-    # Groucho and the head of government, a woman: "she" is her
-    assert _ctx(store, "seed-000001", "L:groucho", "P6").person_ref(2) == ("", "she")
+    # Groucho and the head of government, a woman: "she" is her (the noun is kept for a
+    # reply that says her sex)
+    assert _ctx(store, "seed-000001", "L:groucho", "P6").person_ref(2) == (
+        "head of government",
+        "she",
+    )
     # Groucho and the head of state, both men: "he" could be either, the noun is said
     assert _ctx(store, "seed-000002", "L:groucho", "P35").person_ref(2) == ("head of state", "")
     # Harpo's sex is not in the snapshot: "she" might be read as Harpo, so the noun
@@ -177,9 +181,15 @@ def test_a_reply_says_she_and_the_same_fact(store: KnowledgeStore) -> None:
         assert "she was born in 1882" in said.casefold(), said
         assert not {"they", "head", "winner"} & set(re.findall(r"[a-z']+", said.casefold()))
         assert clue_words(said) == clue_words(plain)  # the oracle reads the same fact
-    # the sex itself is the fact: no "she was a woman"
+    # the sex itself is the fact: no "she was a woman", the noun says who
     sex = ClueFact(kind="fact", property="P21", value=FEMALE, value_label="female", text="")
     assert "she" not in render(facts, sex, pronoun="she").casefold().split()
+    said = {
+        render(facts, sex, salt=f"seed-{i:06d}", noun="head of government", pronoun="she")
+        for i in range(6)
+    }
+    assert all("a woman" in x and "she" not in x.casefold().split() for x in said), said
+    assert any("the head of government" in x.casefold() for x in said), said
 
 
 def test_a_reply_puts_right_what_the_question_said_wrong(store: KnowledgeStore) -> None:
@@ -275,3 +285,21 @@ def test_new_reply_words_are_filler() -> None:
         words = re.findall(r"[a-z']+", frame.replace("{c}", "").replace("{C}", "").lower())
         assert set(words) <= known, frame
     assert {"he", "she", "his", "her", "him", "he's", "she's"} <= known
+
+
+def test_two_replies_of_one_sample_take_different_forms(store: KnowledgeStore) -> None:
+    """A sample's replies (one per ambiguous hop) are worded by the hop they are for: two
+    version replies never say the same words around their years, two fact replies never
+    share a frame."""
+    facts = Facts(store)
+    spec = HopSpec(link="P35", qualifier="P580", qualifier_value="+1998-00-00T00:00:00Z")
+    for i in range(10):
+        salt = f"seed-{i:06d}"
+        first = qualifier_clue(facts, spec, salt, "head of state", turn=0).text
+        second = qualifier_clue(facts, spec, salt, "head of state", turn=1).text
+        assert first != second, salt
+        born = render(facts, _year("P569", 1882), salt=salt, turn=0)
+        died = render(facts, _year("P570", 1965), salt=salt, turn=2)
+        frame = {x.replace("they were born in 1882", "").replace("they died in 1965", "")
+                 for x in (born.casefold(), died.casefold())}  # fmt: skip
+        assert len(frame) == 2, (born, died)

@@ -41,7 +41,7 @@ def test_entity_drops_a_constraint_and_lists_siblings(mini: KnowledgeStore) -> N
         "action-adventure genre?"
     )
     assert [c.unambiguous_goal for c in s.checkpoints[1:]] == ["", ""]
-    assert cp.clue == "If I remember right, it won the Game of the Year."  # framed by the chain's id
+    assert cp.clue == "I believe it won the Game of the Year."  # framed by the chain's id and hop
     assert "Kyoto" not in cp.clue and s.difficulty == "easy" and s.num_ambiguities == 1
 
 
