@@ -303,3 +303,20 @@ def test_two_replies_of_one_sample_take_different_forms(store: KnowledgeStore) -
         frame = {x.replace("they were born in 1882", "").replace("they died in 1965", "")
                  for x in (born.casefold(), died.casefold())}  # fmt: skip
         assert len(frame) == 2, (born, died)
+
+
+def test_version_form_lists_alternate_their_openings() -> None:
+    """Version replies of one sample take forms by their hops, one place on each: with an
+    "I mean" form at each even place and another at each odd one (lists of two or four),
+    two version replies in a row never both open with "I mean"."""
+    t = load_templates()
+    lists = [
+        *t.era_clues.values(),
+        *t.era_noun_clues.values(),
+        t.qualifier_noun_clues,
+        *(f for f in t.qualifier_clues.values() if len(f) > 1),
+    ]
+    for forms in lists:
+        assert len(forms) in (2, 4), forms
+        for i, form in enumerate(forms):
+            assert form.startswith("I mean") == (i % 2 == 0), forms
