@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from builder.ambiguity.base import ChainContext
+from builder.ambiguity.base import ChainContext, Proposal
 from builder.ambiguity.clues import (
     criterion_clue,
     era_clue,
@@ -23,6 +23,7 @@ from builder.ambiguity.clues import (
     qualifier_clue,
     render,
 )
+from builder.ambiguity.version import VersionInjector
 from builder.evaluation.oracle import clue_words
 from builder.kb.store import KnowledgeStore
 from builder.records.seed import ClueFact, Constraint, HopSpec
@@ -64,17 +65,39 @@ def _world() -> list[tuple]:  # type: ignore[type-arg]
                     {"v": "L:zeppo", "P580": "1940"},
                 ],
             },
-            page="Freedonia is a country. Its head of state since 1930 is Rufus Firefly; "
-            "Margaret Dumont has led its government since 1930.",
+            page="Freedonia is a country. The head of state of Freedonia since 1930 is Rufus "
+            "Firefly. The head of government of Freedonia since 1930 is Margaret Dumont, and since 1940 "
+            "Zeppo Marx.",
         ),
         ent(
             "L:rufus",
             "Rufus Firefly",
             "Q5",
-            {"P21": MALE, "P569": "1890", "P570": "1977"},
-            page="Rufus Firefly, born in 1890, became head of state of Freedonia in 1930.",
+            {"P21": MALE, "P569": "1890", "P570": "1977", "P27": "L:land"},
+            page="Rufus Firefly, born in 1890, a citizen of Freedonia, became head of state of "
+            "Freedonia in 1930.",
         ),
-        ent("L:chico", "Chicolini", "Q5", {"P21": MALE, "P569": "1887", "P570": "1961"}),
+        ent(
+            "L:chico",
+            "Chicolini",
+            "Q5",
+            {"P21": MALE, "P569": "1887", "P570": "1961", "P27": "L:sylvania"},
+            page="Chicolini, born in 1887, a citizen of Sylvania.",
+        ),
+        ent(
+            "L:sylvania",
+            "Sylvania",
+            "Q6256",
+            {
+                "P6": [
+                    {"v": "L:trentino", "P580": "1930", "P582": "1940"},
+                    {"v": "L:pinky", "P580": "1940"},
+                ]
+            },
+            page="Sylvania is a country led by Ambassador Trentino since 1930.",
+        ),
+        ent("L:trentino", "Trentino", "Q5", {"P21": MALE, "P569": "1870"}),
+        ent("L:pinky", "Pinky", "Q5", {"P21": MALE, "P569": "1880"}),
         ent(
             "L:margaret",
             "Margaret Dumont",
@@ -320,3 +343,28 @@ def test_version_form_lists_alternate_their_openings() -> None:
         assert len(forms) in (2, 4), forms
         for i, form in enumerate(forms):
             assert form.startswith("I mean") == (i % 2 == 0), forms
+
+
+def test_version_replies_of_one_chain_alternate_across_an_untimed_hop(
+    store: KnowledgeStore,
+) -> None:
+    """Freedonia → its head of state in 1930 → his country → its head of government in
+    1930: the two version replies (hops 2 and 4, a country between) open one with "I mean",
+    the other not, for every chain id."""
+    land = HopSpec(class_id="Q6256", constraints=[Constraint(property="P6", value="L:zeppo")])
+    specs = [
+        land,
+        HopSpec(link="P35", qualifier="P580", qualifier_value="+1930-00-00T00:00:00Z"),
+        HopSpec(link="P27"),
+        HopSpec(link="P6", qualifier="P580", qualifier_value="+1930-00-00T00:00:00Z"),
+    ]  # fmt: skip
+    for i in range(6):
+        chain = chain_from_specs(store, f"seed-{i:06d}", specs, domain="law_policy")
+        ctx = ChainContext(Facts(store), chain, random.Random(0))
+        said = []
+        for hop in (1, 3):
+            got = VersionInjector().propose(ctx, hop)
+            assert len(got) == 1 and isinstance(got[0], Proposal), got
+            said.append(got[0].injection.clue.text)
+        assert "1930" in said[0] and "1930" in said[1]
+        assert said[0].startswith("I mean") != said[1].startswith("I mean"), said
