@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from builder.ambiguity.clues import pick_fact_clue
+from builder.ambiguity.clues import pick_fact_clue, pronoun_of
 from builder.ambiguity.plan import final_text
 from builder.kb.text import normalize_name
 from builder.records.sample import Candidate, Certificate
@@ -67,10 +67,13 @@ class ChainContext:
         avoid: Constraint | None = None,
         exclude_property: str = "",
         vetted_over: HopSpec | None = None,
+        corrects: str = "",
     ) -> ClueFact | None:
         """A fact of the hop's target that tells it from the other ``keys`` (see
         :func:`pick_fact_clue`), vetted by the certifier over ``vetted_over`` (default
-        ``spec``, the description the user gives)."""
+        ``spec``, the description the user gives); ``corrects``: the property the question
+        gave a false value of, whose true value the clue says as a correction."""
+        noun, pronoun = self.person_ref(hop)
         return pick_fact_clue(
             self.facts,
             self.keys[hop],
@@ -83,8 +86,35 @@ class ChainContext:
             accept=self.clue_ok(hop, keys, vetted_over or spec),
             exclude_property=exclude_property,
             salt=self.seed.id,
-            noun=self.person_noun(hop),
+            noun=noun,
+            pronoun=pronoun,
+            corrects=corrects,
+            turn=hop,
         )
+
+    def people(self) -> list[str]:
+        """The people the question names or asks through: its anchor, the answers and the
+        values of its hops' constraints that are people."""
+        said = [self.specs[0].anchor, *self.keys]
+        said += [c.value for s in self.specs for c in s.constraints]
+        return [k for k in dict.fromkeys(said) if k and self.facts.is_human(k)]
+
+    def person_ref(self, hop: int) -> tuple[str, str]:
+        """How a reply of a fact names hop ``hop``'s person: (noun, pronoun). The noun
+        ("head of state") where the question has another person "they" could mean, else "";
+        the pronoun ("he"/"she") where it can mean no one else the question names (every
+        other person's sex is known and not theirs), else "". A reply says the pronoun where
+        it has one (the noun serves a fact that is the sex itself: "the head of state I mean
+        is a woman"). A fact reply says no year, so another hop's time needs no noun here
+        (cf. :meth:`person_noun`)."""
+        target = self.keys[hop]
+        pronoun = pronoun_of(self.facts, target)
+        others = [k for k in self.people() if k != target]
+        if not all(pronoun_of(self.facts, k) not in ("", pronoun) for k in others):
+            pronoun = ""
+        spec = self.specs[hop]
+        noun = "" if spec.link_inverse else load_templates().clue_nouns.get(spec.link, "")
+        return (noun if noun and others and self.facts.is_human(target) else ""), pronoun
 
     def person_noun(self, hop: int) -> str:
         """How a reply names hop ``hop``'s person where the chain has another person (its

@@ -30,14 +30,39 @@ def _fill(template: str, v: str = "", p: str = "", bare: bool = False) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _word(t: Templates, forms: Sequence[str], seed: str, noun: str = "") -> str:
+def _pick(seed: str, n: int, turn: int | None = None, base: str = "") -> int:
+    """Which of ``n`` forms: by ``seed``, or, given the reply's ``turn`` (its hop), by
+    ``base`` (the seed chain) moved on by the turn, so two replies of one sample never take
+    the same form ("I meant the winner in 2010." then "I mean the head coach in 2014.")."""
+    if turn is None or not base:
+        return stable_index(seed, n)
+    return (stable_index(base, n) + turn) % n
+
+
+def _word(
+    t: Templates,
+    forms: Sequence[str],
+    seed: str,
+    noun: str = "",
+    pronoun: str = "",
+    frames: Sequence[str] = (),
+    turn: int | None = None,
+    salt: str = "",
+    by_turn: bool = False,
+) -> str:
     """One of a fact's clauses put in one of the frames (both by ``seed``); an entry that is
     a whole sentence is used as it is. ``noun``: the person the clause is about, named
-    instead of "they" (see :func:`of_noun`)."""
-    core = of_noun(forms[stable_index(seed, len(forms))], noun)
-    if core.endswith((".", "?", "!")) or not t.clue_frames:
+    instead of "they" (see :func:`of_noun`); ``pronoun``: "he" or "she" instead of "they"
+    (see :func:`of_pronoun`); ``frames``: other frames than ``clue_frames`` (a correction's).
+    ``turn``: the reply's hop, whose frame (and with ``by_turn`` its form) differs from the
+    other replies' of the seed chain ``salt``."""
+    i = _pick(seed, len(forms), turn if by_turn else None, f"form|{salt}")
+    core = forms[i]
+    core = of_pronoun(core, pronoun) if pronoun else of_noun(core, noun)
+    frames = frames or t.clue_frames
+    if core.endswith((".", "?", "!")) or not frames:
         return core
-    frame = t.clue_frames[stable_index(seed + "|frame", len(t.clue_frames))]
+    frame = frames[_pick(seed + "|frame", len(frames), turn, f"frame|{salt}")]
     return frame.replace("{c}", core).replace("{C}", core[:1].upper() + core[1:])
 
 
@@ -58,22 +83,77 @@ def of_noun(clause: str, noun: str) -> str:
     return clause
 
 
+_PRONOUN_VERBS = {"play": "plays", "have": "has", "are": "is"}
+_POSSESSIVE = {"he": "his", "she": "her"}
+
+
+def of_pronoun(clause: str, pronoun: str) -> str:
+    """A clause about a person said with "he" or "she" instead of "they", the verb agreeing
+    ("they were born in {v}" → "she was born in {v}", "they play in {tv}" → "he plays in
+    {tv}", "their father was {v}" → "his father was {v}"); the clause as it is without a
+    pronoun."""
+    if pronoun not in _POSSESSIVE:
+        return clause
+    words = clause.split(" ")
+    out: list[str] = []
+    for i, w in enumerate(words):
+        if w == "they":
+            out.append(pronoun)
+            nxt = words[i + 1] if i + 1 < len(words) else ""
+            if nxt == "were":
+                words[i + 1] = "was"
+            elif nxt in _PRONOUN_VERBS:
+                words[i + 1] = _PRONOUN_VERBS[nxt]
+        elif w == "they're":
+            out.append(f"{pronoun}'s")
+        elif w == "their":
+            out.append(_POSSESSIVE[pronoun])
+        elif w == "them":
+            out.append("him" if pronoun == "he" else "her")
+        else:
+            out.append(w)
+    return " ".join(out)
+
+
+def pronoun_of(facts: Facts, key: str, templates: Templates | None = None) -> str:
+    """The pronoun ("he", "she") of a person whose sex the snapshot gives (P21), else ""."""
+    t = templates or load_templates()
+    if not facts.is_human(key):
+        return ""
+    said = {t.clue_pronouns[v] for v in facts.value_keys(key, "P21") if v in t.clue_pronouns}
+    return said.pop() if len(said) == 1 else ""
+
+
 def render(
     facts: Facts,
     clue: ClueFact,
     templates: Templates | None = None,
     salt: str = "",
     noun: str = "",
+    pronoun: str = "",
+    correcting: bool = False,
+    asked: bool = False,
+    turn: int | None = None,
 ) -> str:
     """The clue's fact as the user's words; the wording varies with the fact and ``salt``
     (the seed chain's id, so two samples with the same fact need not say it word for word):
     a stable hash, never the run. ``noun``: the person the clue is about, where the question
-    has another ("the head of state was born in 1908", not "they were born …")."""
+    has another ("the head of state was born in 1908", not "they were born …");
+    ``pronoun``: "he"/"she" for that person where it cannot mean another ("she was born in
+    1908"); ``correcting``: the reply puts right a detail the question said wrong
+    ("Actually, I think he was born in 1919."); ``asked``: a criterion the question asks
+    the value of ("What is the area of the smallest …?": "By area, yes."); ``turn``: the
+    hop the reply is for, so the replies of one sample take different frames."""
     t = templates or load_templates()
     p = facts.label(clue.property)
     if clue.kind == "criterion":
         phrases = t.criterion(clue.property)
-        return _fill(phrases.clue if clue.value != "min" else phrases.clue_least, "", p)
+        forms = phrases.clue if clue.value != "min" else phrases.clue_least
+        if asked and phrases.clue_asked:
+            forms = phrases.clue_asked
+        word = phrases.vague if clue.value != "min" else phrases.vague_least
+        form = forms[stable_index(f"criterion|{clue.property}|{clue.value}|{salt}", len(forms))]
+        return _fill(form.replace("{w}", word).replace("{W}", word[:1].upper() + word[1:]), "", p)
     seed = f"{clue.kind}|{clue.property}|{clue.value}" + (f"|{salt}" if salt else "")
     if clue.match == "year":
         v, bare = str(year_of(clue.value)), True
@@ -87,7 +167,8 @@ def render(
             # "I mean the head of state in 2021.": not "I'm asking about 2021." after "the
             # 1930 one", which reads as a change of mind
             forms = t.qualifier_noun_clues
-        return _fill(_word(t, forms, seed).replace("{n}", noun), v, p, bare)
+        said = _word(t, forms, seed, turn=turn, salt=salt, by_turn=True)
+        return _fill(said.replace("{n}", noun), v, p, bare)
     forms = (
         t.fact_clues.get(clue.property)
         or t.more_clues.get(clue.property)
@@ -95,7 +176,10 @@ def render(
     )
     if clue.property in t.person_clues and _of_people(facts, clue):
         forms = t.person_clues[clue.property]
-    return _fill(_word(t, forms, seed, noun), v, p, bare)
+    if clue.property == "P21":  # "she was a woman" says it twice
+        pronoun = ""
+    frames = t.correction_frames if correcting else ()
+    return _fill(_word(t, forms, seed, noun, pronoun, frames, turn, salt), v, p, bare)
 
 
 def _of_people(facts: Facts, clue: ClueFact) -> bool:
@@ -169,11 +253,17 @@ def pick_fact_clue(
     exclude_property: str = "",
     salt: str = "",
     noun: str = "",
+    pronoun: str = "",
+    corrects: str = "",
+    turn: int | None = None,
 ) -> ClueFact | None:
     """A fact of the target that no other candidate has, rendered without leaking answers.
 
     ``accept`` vets each fact (the certifier: decidable for every candidate, not the answer's
-    definition); ``exclude_property`` is the dropped constraint's, which a clue may not restate.
+    definition); ``exclude_property`` is the dropped constraint's, which a clue may not restate;
+    ``corrects``: the property the question said a false value of (factual ambiguity), whose
+    true value a clue says as a correction ("Actually, I think …"); ``noun``/``pronoun``: how
+    the clue names a person (see :func:`render`).
     """
     t = load_templates()
     used = {(c.property, c.value) for c in spec.constraints}
@@ -191,7 +281,8 @@ def pick_fact_clue(
         clue = ClueFact.from_fact(c)
         if accept is not None and not accept(clue):
             continue
-        text = render(facts, clue, t, salt, noun)
+        correcting = bool(corrects) and c.property == corrects
+        text = render(facts, clue, t, salt, noun, pronoun, correcting, turn=turn)
         if leaks(text, forbidden):
             continue
         rank = (0 if c.property in t.fact_clues else 1) + (2 if avoid == c else 0)
@@ -202,19 +293,24 @@ def pick_fact_clue(
     return rng.choice([c for r, c in good if r == best])
 
 
-def criterion_clue(facts: Facts, pid: str, order: str = "max", salt: str = "") -> ClueFact:
-    """The criterion itself (``value`` = ``max`` or ``min``) as the user's clarification."""
+def criterion_clue(
+    facts: Facts, pid: str, order: str = "max", salt: str = "", asked: bool = False
+) -> ClueFact:
+    """The criterion itself (``value`` = ``max`` or ``min``) as the user's clarification;
+    ``asked``: the question asks for that quantity of the ranked entity."""
     clue = ClueFact(kind="criterion", property=pid, value=order, text="")
-    return clue.model_copy(update={"text": render(facts, clue, salt=salt)})
+    return clue.model_copy(update={"text": render(facts, clue, salt=salt, asked=asked)})
 
 
-def qualifier_clue(facts: Facts, spec: HopSpec, salt: str = "", noun: str = "") -> ClueFact:
+def qualifier_clue(
+    facts: Facts, spec: HopSpec, salt: str = "", noun: str = "", turn: int | None = None
+) -> ClueFact:
     """The version's year as the user's reply; ``noun``: the person the version is of, said
-    where the question has another person."""
+    where the question has another person; ``turn``: the reply's hop (see :func:`render`)."""
     clue = ClueFact(
         kind="qualifier", property=spec.qualifier, value=spec.qualifier_value, match="year", text=""
     )
-    return clue.model_copy(update={"text": render(facts, clue, salt=salt, noun=noun)})
+    return clue.model_copy(update={"text": render(facts, clue, salt=salt, noun=noun, turn=turn)})
 
 
 WON = frozenset({"P1346", "P166"})  # an earlier hop's year is the year its answer won
@@ -224,15 +320,21 @@ RELEASED = frozenset({"P577", "P1191"})
 
 
 def era_clue(
-    facts: Facts, spec: HopSpec, era: Era, era_answer: str, salt: str = "", noun: str = ""
+    facts: Facts,
+    spec: HopSpec,
+    era: Era,
+    era_answer: str,
+    salt: str = "",
+    noun: str = "",
+    turn: int | None = None,
 ) -> ClueFact:
     """The version's year said as the chain's own time ("Back when they won, in 1993."):
     the same structured clue as :func:`qualifier_clue`, worded by where the year comes from
     (``era``, whose hop's answer is ``era_answer``). The year stays the clue's one number.
-    ``noun``: the person the version is of, said where the question has another ("The head
-    of state back then, in 1998, I mean.": a reply of its own, not a second "I mean in
-    1998")."""
-    clue = qualifier_clue(facts, spec, salt, noun)
+    ``noun``: the person the version is of, said where the question has another ("I mean
+    the head of state in 1998.": a reply of its own, not a second "I mean in 1998");
+    ``turn``: the reply's hop (see :func:`render`)."""
+    clue = qualifier_clue(facts, spec, salt, noun, turn)
     t = load_templates()
     if era.source == "qualifier" and era.property in WON:
         key = "won" if facts.is_human(era_answer) or _team(facts, era_answer) else "won_it"
@@ -244,7 +346,8 @@ def era_clue(
     if not forms:
         return clue
     seed = f"era|{key}|{clue.property}|{clue.value}|{salt}"
-    text = forms[stable_index(seed, len(forms))].replace("{v}", str(year_of(clue.value)))
+    form = forms[_pick(seed, len(forms), turn, f"form|{salt}")]
+    text = form.replace("{v}", str(year_of(clue.value)))
     text = text.replace("{n}", noun)
     return clue.model_copy(update={"text": text})
 

@@ -28,7 +28,9 @@ class CriteriaInjector:
             if len(t) == 1 and t[0] not in tops and len(options) < MAX_OPTIONS:
                 options.append(pid)
                 tops.add(t[0])
-        clue = criterion_clue(ctx.facts, spec.criterion, spec.criterion_order, ctx.seed.id)
+        # "What is the area of the smallest country …?": the reply need not say "area" as news
+        asked = hop + 1 < len(ctx.specs) and ctx.specs[hop + 1].link == spec.criterion
+        clue = criterion_clue(ctx.facts, spec.criterion, spec.criterion_order, ctx.seed.id, asked)
         inj = InjectionSpec(type="criteria", criteria=options, clue=clue)
         weak = spec.model_copy(update={"criterion": "", "criteria_options": options})
         keys = fits(ctx.facts, weak, prev)

@@ -105,7 +105,9 @@ class FactualInjector:
                 near = near_fits(ctx.facts, fal, prev)
                 if target not in near or len(near) < 2:
                     continue
-                clue = ctx.fact_clue(hop, near, fal, avoid=c, vetted_over=without(fal, i))
+                clue = ctx.fact_clue(
+                    hop, near, fal, avoid=c, vetted_over=without(fal, i), corrects=c.property
+                )
                 blank = ClueFact(property="", text="")
                 inj = InjectionSpec(
                     type="factual", constraint=i, false_value=value, false_label=label, clue=blank

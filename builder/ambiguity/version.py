@@ -24,10 +24,14 @@ class VersionInjector:
         weak = weaken(spec, inj)
         keys = fits(ctx.facts, weak, prev)
         era = era_of(ctx.facts, ctx.specs, ctx.keys, hop)
+        noun = ctx.person_noun(hop)
+        # the reply's turn among the chain's timed hops (those a version reply can be of), so
+        # two version replies of one sample in a row take alternate forms
+        turn = sum(1 for s in ctx.specs[:hop] if s.qualifier)
         clue: ClueFact | None = (
-            era_clue(ctx.facts, spec, era, ctx.keys[era.hop], ctx.seed.id, ctx.person_noun(hop))
+            era_clue(ctx.facts, spec, era, ctx.keys[era.hop], ctx.seed.id, noun, turn)
             if era is not None and ctx.facts.entity(target) is not None
-            else qualifier_clue(ctx.facts, spec, ctx.seed.id, ctx.person_noun(hop))
+            else qualifier_clue(ctx.facts, spec, ctx.seed.id, noun, turn)
         )
         assert clue is not None
         if [k for k in keys if holds(ctx.facts, clue, k, weak, prev)] != [target]:

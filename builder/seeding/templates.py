@@ -63,14 +63,25 @@ class RelationPhrases(BaseModel):
 
 
 class CriterionPhrases(BaseModel):
+    """A criterion's words; a clue entry is one reply or a list of them (one is used, by the
+    seed chain), ``clue_asked`` the reply where the question asks for that very quantity
+    ("What is the area of the smallest country …?": "By area, yes.", not "I meant the
+    smallest by area.")."""
+
     model_config = ConfigDict(extra="forbid")
 
     most: str = ""
     vague: str = ""
-    clue: str = ""
+    clue: list[str] = Field(default_factory=list)
     least: str = ""
     vague_least: str = ""
-    clue_least: str = ""
+    clue_least: list[str] = Field(default_factory=list)
+    clue_asked: list[str] = Field(default_factory=list)
+
+    @field_validator("clue", "clue_least", "clue_asked", mode="before")
+    @classmethod
+    def _variants(cls, value: Any) -> Any:
+        return [value] if isinstance(value, str) else value
 
 
 class NameRules(BaseModel):
@@ -162,6 +173,15 @@ class Templates(BaseModel):
         default_factory=dict, description="Clue clauses the clue picker does not prefer."
     )
     clue_frames: list[str] = Field(default_factory=list)
+    correction_frames: list[str] = Field(
+        default_factory=list,
+        description="Frames of a reply that corrects a detail the question got wrong "
+        "(factual ambiguity): 'Actually, I think {c}.'",
+    )
+    clue_pronouns: dict[str, str] = Field(
+        default_factory=dict,
+        description="Sex value id → the pronoun a reply says of a person ('he', 'she').",
+    )
     clue_values: dict[str, str] = Field(
         default_factory=dict, description="How a clue names a value (female: 'a woman')."
     )
@@ -294,6 +314,8 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
             "fact_clues": clues.get("fact", {}),
             "qualifier_clues": clues.get("qualifier", {}),
             "clue_frames": clues.get("frames", []),
+            "correction_frames": clues.get("correction_frames", []),
+            "clue_pronouns": clues.get("pronouns", {}),
             "clue_values": clues.get("values", {}),
             "era_clues": clues.get("era", {}),
             "era_noun_clues": clues.get("era_noun", {}),

@@ -41,7 +41,7 @@ def test_entity_drops_a_constraint_and_lists_siblings(mini: KnowledgeStore) -> N
         "action-adventure genre?"
     )
     assert [c.unambiguous_goal for c in s.checkpoints[1:]] == ["", ""]
-    assert cp.clue == "It won the Game of the Year, I'm pretty sure."  # framed by the chain's id
+    assert cp.clue == "I believe it won the Game of the Year."  # framed by the chain's id and hop
     assert "Kyoto" not in cp.clue and s.difficulty == "easy" and s.num_ambiguities == 1
 
 
@@ -121,7 +121,7 @@ def test_version_of_the_chains_year_is_worded_as_that_time(mini: KnowledgeStore)
     s = _only(mini, lambda _: chain, "version")
     cp = s.checkpoints[3]
     assert cp.ambiguity_type == "version" and "2014" not in s.question
-    assert cp.clue in ("Back when it came out, in 2014.", "I mean in 2014, when it came out.")
+    assert cp.clue in ("In 2014, when it came out.", "I mean in 2014, when it came out.")
 
 
 def test_era_clue_words_a_win_and_keeps_the_clue_a_year(mini: KnowledgeStore) -> None:

@@ -165,8 +165,8 @@ def test_a_criterion_reply_says_which_superlative_it_clarifies() -> None:
     for pid in t.criteria:
         phrases = t.criterion(pid)
         for vague, clue in (
-            (phrases.vague, phrases.clue),
-            (phrases.vague_least, phrases.clue_least),
+            *((phrases.vague, c) for c in phrases.clue),
+            *((phrases.vague_least, c) for c in phrases.clue_least),
         ):
             if vague in ("biggest", "smallest") and "{p}" not in clue:
                 assert "in terms of" not in clue, (pid, clue)

@@ -238,7 +238,10 @@ def test_clues_read_as_memory_and_vary_with_the_fact(facts: Facts) -> None:
             ClueFact(kind="fact", property=pid, value=f"L:{label}", value_label=label, text=""),
         )
 
-    assert clue("P17", "United States") == "I think it's in the United States."
+    assert (
+        clue("P17", "United States")
+        == "Not completely sure, but I think it's in the United States."
+    )
     assert clue("P17", "Netherlands") == "Not completely sure, but I think it's in the Netherlands."
     births = {
         render(
@@ -251,13 +254,13 @@ def test_clues_read_as_memory_and_vary_with_the_fact(facts: Facts) -> None:
     }
     frames = {b.replace(str(y), "Y") for b in births for y in range(1940, 1950) if str(y) in b}
     assert len(frames) >= 4  # not one sentence with another year in it
-    assert "They were born in 1949, if that helps." in births
+    assert "They were born in 1948, if that helps." in births
     # the same fact gives the same words on every run
     assert clue("P17", "Netherlands") == clue("P17", "Netherlands")
     version = ClueFact(
         kind="qualifier", property="P580", value="+2014-00-00T00:00:00Z", match="year", text=""
     )
-    assert render(facts, version) == "I meant in 2014."
+    assert render(facts, version) == "I'm asking about 2014."
     crit = ClueFact(kind="criterion", property="P2047", value="min", text="")
     assert render(facts, crit) == "I meant the shortest one, running time-wise."
 
@@ -301,7 +304,7 @@ def test_a_fact_only_people_have_is_said_of_them(facts: Facts) -> None:
         update={"person_clues": {"P19": ["they came from {v}"], "P17": ["they're in {v}"]}}
     )
     born = ClueFact(kind="fact", property="P19", value="L:city-osaka", value_label="Osaka", text="")
-    assert render(facts, born, t) == "Not completely sure, but I think they came from Osaka."
+    assert render(facts, born, t) == "If I remember right, they came from Osaka."
     # cities are in Japan, and cities are not people: the fact's own clause stays
     place = ClueFact(kind="fact", property="P17", value="L:japan", value_label="Japan", text="")
     assert render(facts, place, t) == render(facts, place, base)
