@@ -246,16 +246,22 @@ def step_inject(runner: BuildRunner, opts: BuildOptions) -> None:
         runner.state.fingerprints.get("import"),
         opts.seed,
         opts.keep_at_least,
+        "shorten",
     )
 
     def run() -> str:
         seeds = list(read_seeds(ws.seeds_path))
         mix = MixTarget(min_samples=opts.keep_at_least) if opts.keep_at_least else None
         with KnowledgeStore.open(ws.kb_path, read_only=True) as store:
-            result = inject(store, seeds, seed=opts.seed, progress=opts.progress, mix=mix)
+            result = inject(
+                store, seeds, seed=opts.seed, progress=opts.progress, mix=mix, shorten_chains=True
+            )
         write_samples(ws.samples_path, result.samples)
         write_rejects(ws.rejects_path, result.rejects)
-        return f"{len(result.samples)} samples, {len(result.rejects)} rejects"
+        return (
+            f"{len(result.samples)} samples ({result.shortened} cut to the hops their "
+            f"ambiguities need), {len(result.rejects)} rejects"
+        )
 
     runner.step("inject", key, [ws.samples_path, ws.rejects_path], run, lambda: "samples unchanged")
 

@@ -16,7 +16,7 @@ def _year_key(year: int) -> str:
     return f"+{year:04d}-00-00T00:00:00Z" if year >= 0 else f"-{-year:04d}-00-00T00:00:00Z"
 
 
-MIN_AGE, MAX_AGE = 20, 100  # a holder's or winner's age in the hop's year, at the extremes
+MIN_AGE, MAX_AGE = 30, 100  # a holder's or winner's age in the hop's year, at the extremes
 
 
 def plausible_year(pid: str, year: int, when: int | None) -> bool:

@@ -22,7 +22,8 @@ from builder.ambiguity import registry
 from builder.ambiguity.assemble import assemble, sample_id
 from builder.ambiguity.base import ChainContext, Failure, Proposal
 from builder.ambiguity.checks import run_checks
-from builder.ambiguity.mix import MixTarget, select_mix
+from builder.ambiguity.mix import MixTarget, domain_cap, select_mix
+from builder.ambiguity.trim import shorten
 from builder.kb.store import KnowledgeStore
 from builder.progress import LogProgress
 from builder.records.sample import Provenance, Sample
@@ -44,6 +45,8 @@ class InjectResult:
     samples: list[Sample] = field(default_factory=list)
     rejects: list[Reject] = field(default_factory=list)
     paraphrased: ParaphraseResult | None = None
+    shortened: int = 0
+    """Samples whose chain was cut to the hops their ambiguities need."""
 
 
 def provenance_for(store: KnowledgeStore, created_at: str | None) -> Provenance:
@@ -182,6 +185,15 @@ class Injection:
                 )
         return None
 
+    def trial(self, chain: SeedChain) -> Sample | None:
+        """:meth:`one` on a chain cut from a seed whose sample already stands: its rejects are
+        not the seed's (the seed has its sample) and its types do not count twice."""
+        rejects, seen, used = list(self.rejects), set(self._seen), self.used.copy()
+        try:
+            return self.one(chain)
+        finally:
+            self.rejects, self._seen, self.used = rejects, seen, used
+
 
 def inject(
     store: KnowledgeStore,
@@ -194,6 +206,7 @@ def inject(
     paraphraser: Paraphraser | None = None,
     skip_checks: Collection[str] = (),
     mix: MixTarget | None = None,
+    shorten_chains: bool = False,
 ) -> InjectResult:
     """Samples from seed chains; every failure is a reject with its check and numbers.
 
@@ -202,7 +215,9 @@ def inject(
     With a ``paraphraser``, question texts are rewritten by an LLM where the rewrite keeps
     the checks passing (see :mod:`builder.ambiguity.paraphrase`). ``skip_checks`` leaves
     checks out of the filter (``benchmarks/oracle_reach.py`` measures ``oracle_solvable``
-    on what the others let through)."""
+    on what the others let through). With ``shorten_chains``, a kept sample whose chain has
+    hops its ambiguities do not need is made again from the cut chain, where that one passes
+    every check with the same ambiguity types (see :mod:`builder.ambiguity.trim`)."""
     run = Injection(store, types, seed, created_at, skip_checks)
     result = InjectResult()
     bar = LogProgress(
@@ -225,6 +240,17 @@ def inject(
         chosen = select_mix(result.samples, mix)
         result.samples = chosen.kept
         result.rejects = [*result.rejects, *chosen.rejects]
+    if shorten_chains:
+        n_domains = len({s.domain for s in result.samples})
+        result.samples, result.shortened = shorten(
+            run.facts,
+            result.samples,
+            {c.id: c for c in seeds},
+            run.trial,
+            min_per_domain=mix.min_per_domain if mix is not None else 0,
+            max_per_domain=domain_cap(mix, n_domains) if mix is not None else None,
+            certifier=run.certifier,
+        )
     if paraphraser is not None:
         result.paraphrased = paraphraser.apply(store, result.samples)
         result.samples = result.paraphrased.samples

@@ -137,6 +137,12 @@ def _swap_within_groups(
     return sorted(kept, key=lambda s: rank[id(s)]), [s for s in order if id(s) not in gone]
 
 
+def domain_cap(target: MixTarget, n_domains: int) -> int:
+    """The most samples one domain keeps while others could take its place."""
+    share = target.max_domain_factor * target.min_samples / max(1, n_domains)
+    return max(target.min_per_domain, math.ceil(share))
+
+
 def select_mix(samples: Sequence[Sample], target: MixTarget | None = None) -> Selection:
     """The samples to keep (in their order) and a reject for each one left out."""
     target = target or MixTarget()
@@ -155,10 +161,7 @@ def select_mix(samples: Sequence[Sample], target: MixTarget | None = None) -> Se
     def rank(s: Sample) -> tuple[int, int]:
         return (int(asked[s.question] > 1), _words(s)) if target.prefer_shorter else (0, 0)
 
-    cap = max(
-        target.min_per_domain,
-        math.ceil(target.max_domain_factor * target.min_samples / max(1, len(domains))),
-    )
+    cap = domain_cap(target, len(domains))
     while len(kept) > target.min_samples:
         # a domain over its cap loses samples first, the one whose absence hurts the mix least
         over = {d for d, n in domains.items() if n > cap}

@@ -116,6 +116,13 @@ def inject_cmd(
             "the paper's while at least this many remain, and 20 per domain (0: keep all).",
         ),
     ] = 0,
+    shorten: Annotated[
+        bool,
+        typer.Option(
+            help="Make a sample again from the hops its ambiguities need (one before the first "
+            "ambiguous hop, one after the last) where that sample passes every check.",
+        ),
+    ] = True,
 ) -> None:
     """Inject ambiguity into seed chains; every sample passes the eight checks."""
     ws = workspace_from(ctx)
@@ -129,6 +136,7 @@ def inject_cmd(
             progress=progress,
             created_at=created_at,
             mix=MixTarget(min_samples=keep_at_least) if keep_at_least else None,
+            shorten_chains=shorten,
         )
     out_path = out or ws.samples_path
     rej_path = rejects or ws.rejects_path

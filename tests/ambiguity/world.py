@@ -125,8 +125,8 @@ def world() -> list[tuple[Entity, Page | None]]:
             "L:wiiu",
             "Wii U",
             CONSOLE,
-            {"P178": "L:nintendo"},
-            "The Wii U is a video game console by Nintendo.",
+            {"P178": "L:nintendo", "P577": "2012-11-18"},
+            "The Wii U is a video game console by Nintendo, released on 18 November 2012.",
         ),
         ent(
             "L:nintendo",

@@ -1,0 +1,81 @@
+"""A chain cut to the hops its ambiguities need: the same ambiguity, fewer hops, every check
+passed again, and a plain hop from a named place never left at the start."""
+
+from __future__ import annotations
+
+from builder.ambiguity import inject
+from builder.ambiguity.checks import run_checks
+from builder.ambiguity.trim import cut, needed
+from builder.kb.store import KnowledgeStore
+from builder.records.seed import HopSpec, SeedChain
+from builder.seeding.facts import Facts
+from builder.seeding.generate import chain_from_specs
+from tests.ambiguity.chains import Y2017, game_chain
+from tests.ambiguity.world import CONSOLE
+
+
+def _console_chain(store: KnowledgeStore) -> SeedChain:
+    """The console released in 2017 -> its maker -> Nintendo's president in 2016 -> birthplace:
+    only the third hop can be ambiguous (a version)."""
+    specs = [
+        HopSpec(class_id=CONSOLE, constraints=[Y2017]),
+        HopSpec(link="P178"),
+        HopSpec(link="P169", qualifier="P580", qualifier_value="+2016-00-00T00:00:00Z"),
+        HopSpec(link="P19"),
+    ]
+    return chain_from_specs(store, "seed-000007", specs)
+
+
+def test_a_cut_chain_names_the_entity_it_starts_from(mini: KnowledgeStore) -> None:
+    chain = _console_chain(mini)
+    assert needed(chain, [2]) == (1, 3)
+    piece = cut(Facts(mini), chain, 1, 3)
+    assert piece is not None and piece.id == chain.id
+    assert piece.hops[0].spec.anchor == "L:switch"  # the Switch is named, not reached
+    assert [h.answer for h in piece.hops] == [h.answer for h in chain.hops[1:]]
+    assert [h.certificate for h in piece.hops] == [h.certificate for h in chain.hops[1:]]
+    assert cut(Facts(mini), chain, 0, 3) is None  # the whole chain is no cut
+    assert cut(Facts(mini), chain, 3, 3) is None  # nor is one hop
+
+
+def test_a_sample_is_made_again_from_the_hops_its_ambiguity_needs(mini: KnowledgeStore) -> None:
+    # Breath of the Wild (an entity ambiguity: Odyssey fits too) -> director -> birthplace
+    whole = inject(mini, [game_chain(mini)], types=["entity"], progress=False)
+    full = whole.samples[0]
+    assert [c.index for c in full.checkpoints if c.ambiguous] == [1] and whole.shortened == 0
+    got = inject(mini, [game_chain(mini)], types=["entity"], progress=False, shorten_chains=True)
+    assert got.shortened == 1
+    short = got.samples[0]
+    # the birthplace is not needed: the wrong game's director differs already
+    assert [c.answer for c in short.checkpoints] == [c.answer for c in full.checkpoints[:2]]
+    assert short.answer == "Hidemaro Fujibayashi" and full.answer == "Kyoto"
+    downstream = {c.id: c.downstream_answer for c in short.checkpoints[0].candidates}
+    assert downstream == {"L:botw": "Hidemaro Fujibayashi", "L:odyssey": "Kenta Motokura"}
+    assert [c.ambiguity_type for c in short.checkpoints if c.ambiguous] == ["entity"]
+    assert short.id == full.id and short.provenance.seed_id == full.provenance.seed_id
+    assert run_checks(mini, short).passed
+    assert got.rejects == whole.rejects  # trying the cut leaves no rejects of its own
+
+
+def test_a_cut_that_fails_a_check_leaves_the_sample_whole(mini: KnowledgeStore) -> None:
+    # cut to start at the Switch, the question would say "Nintendo Switch", naming the
+    # maker it asks for (no_leakage): the four-hop sample stays
+    chain = _console_chain(mini)
+    got = inject(mini, [chain], types=["version"], progress=False, shorten_chains=True)
+    assert got.shortened == 0 and len(got.samples[0].checkpoints) == 4
+
+
+def test_the_cut_never_starts_with_a_plain_hop_from_a_named_place(mini: KnowledgeStore) -> None:
+    chain = chain_from_specs(
+        mini, "seed-000008", [*(h.spec for h in game_chain(mini).hops), HopSpec(link="P17")]
+    )
+    assert [h.spec.link for h in chain.hops][1:] == ["P57", "P19", "P17"]
+    assert needed(chain, [0]) == (0, 1)  # the tail goes
+    assert needed(chain, [0, 3]) == (0, 3)
+    assert needed(chain, [3]) == (2, 3)  # "the country where Hidemaro Fujibayashi was born"
+    longer = chain_from_specs(
+        mini, "seed-000009", [*(h.spec for h in chain.hops), HopSpec(link="P36")]
+    )
+    # an ambiguity at the capital's hop would start the cut at "the country Kyoto is in",
+    # which reads as nothing: it starts one hop earlier, at the director
+    assert needed(longer, [4]) == (2, 4)
