@@ -23,6 +23,7 @@ from builder.seeding.search import Step
 from builder.validity.certify import Certifier
 
 MIN_HOPS = 2
+MAX_SAME_CUT = 2  # cut chains of one shape (see _shape) a build keeps
 # a hop that reads as nothing once its subject is named ("the country Paris is in"): the cut
 # starts one hop earlier, at the entity that reached the place
 PLAIN_FROM_NAMED = frozenset({"P17", "P131", "P30"})
@@ -65,6 +66,16 @@ def cut(
     return to_chain(facts, chain.id, domain, path, certifier)
 
 
+def _shape(chain: SeedChain) -> tuple[str, ...]:
+    """What a cut chain asks but for its years and remembered facts: the build cut twelve
+    four-hop chains that reach the United States by way of Biogen, Elvis Presley, Costco …
+    to "In the country with the largest area bordering the United States, who led the
+    government in 1957 (1963, 1968 …)?", one question in all but the year."""
+    first = chain.hops[0].spec
+    links = (h.spec.link + ("^" if h.spec.link_inverse else "") for h in chain.hops)
+    return (first.anchor, first.criterion, *links)
+
+
 def _signature(s: Sample) -> tuple[str, tuple[str, ...]]:
     return s.difficulty, tuple(sorted(c.ambiguity_type for c in s.checkpoints if c.ambiguous))
 
@@ -82,12 +93,14 @@ def shorten(
     """``kept`` with each sample whose chain has hops its ambiguities do not need replaced by
     the sample of the cut chain (:func:`needed`, :func:`cut`), where that one passes every
     check with the same difficulty and ambiguity types (``inject_one`` injects and checks a
-    chain), asks a question no other kept sample asks, and the domain counts stay within
+    chain), asks a question no other kept sample asks (nor, past :data:`MAX_SAME_CUT`, one of
+    the same shape), and the domain counts stay within
     ``min_per_domain``..``max_per_domain`` (a cut chain may start in another domain: "the
     largest country bordering the United States").
     Returns the samples, in order, and how many were cut."""
     domains: Counter[str] = Counter(s.domain for s in kept)
     asked: Counter[str] = Counter(s.question for s in kept)
+    shapes: Counter[tuple[str, ...] | None] = Counter()
     out: list[Sample] = []
     n_cut = 0
     for s in kept:
@@ -100,7 +113,8 @@ def shorten(
             got = inject_one(piece) if piece is not None else None
             # the cut of several chains may ask one question ("… the largest country bordering
             # the United States, who led the government in 1957?"): it is asked once
-            fresh = got is not None and not asked[got.question]
+            shape = _shape(piece) if piece is not None else None
+            fresh = got is not None and not asked[got.question] and shapes[shape] < MAX_SAME_CUT
             if got is not None and fresh and _signature(got) == _signature(s):
                 moves = got.domain != s.domain
                 if not moves or (
@@ -115,6 +129,7 @@ def shorten(
         domains[short.domain] += 1
         asked[s.question] -= 1
         asked[short.question] += 1
+        shapes[shape] += 1
         out.append(short)
         n_cut += 1
     return out, n_cut

@@ -79,3 +79,18 @@ def test_the_cut_never_starts_with_a_plain_hop_from_a_named_place(mini: Knowledg
     # an ambiguity at the capital's hop would start the cut at "the country Kyoto is in",
     # which reads as nothing: it starts one hop earlier, at the director
     assert needed(longer, [4]) == (2, 4)
+
+
+def test_cut_chains_that_differ_only_in_their_year_have_one_shape(mini: KnowledgeStore) -> None:
+    from builder.ambiguity.trim import _shape
+
+    facts = Facts(mini)
+    a = cut(facts, _console_chain(mini), 1, 3)
+    later = _console_chain(mini).hops
+    specs = [h.spec for h in later]
+    specs[2] = specs[2].model_copy(update={"qualifier_value": "+2019-00-00T00:00:00Z"})
+    b = cut(facts, chain_from_specs(mini, "seed-000011", specs), 1, 3)
+    assert a is not None and b is not None
+    assert a.hops[1].answer != b.hops[1].answer  # Kimishima in 2016, Furukawa in 2019
+    assert _shape(a) == _shape(b)
+    assert _shape(a) != _shape(_console_chain(mini))
