@@ -57,10 +57,26 @@ _RANKS = {
 _CLAUSE = re.compile(r"\b(?:that|who|which|where|whose)\b|\bis (?:from|in)\b")
 # a country said by the pronoun of what was said first
 _OWN = ("their country", "its country")
+# the country said first, in a sentence of its own ("Linus Torvalds is from a country I'm
+# curious about."): the question asks about it as "its" ("its head of state")
+IT = "it"
+# a country as the end of a statement about its person or thing, for the lead ("the country
+# X is from" → "X is from", "the country where X is based" → "X is based in")
+_STATEMENTS = (
+    (re.compile(r"^the country (.+) is from$"), "{1} is from"),
+    (re.compile(r"^(.+)'s country$"), "{1} is from"),
+    (re.compile(r"^the country (.+) is in$"), "{1} is in"),
+    (re.compile(r"^the country where (.+)$"), "{1} in"),
+    (re.compile(r"^the country that hosted (.+)$"), "{1} took place in"),
+)
+# the first words of a question that may run on after a lead ending in ":"
+_RUN_ON = frozenset({"In", "Who", "When", "What", "Which", "Someone"})
 _DEFAULT = {
     "topic": ["I'm curious about {x}."],
     "person": ["I'm thinking of {x} who {v}."],
     "head_fact": ["I think it was someone {f}."],
+    "lead": ["{s} a country I'm curious about."],
+    "lead_topic": ["I'm curious about {x}."],
 }
 
 
@@ -91,14 +107,20 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
     key = " ".join(s.model_dump_json() for s in specs)
     lead = _pick(forms["person"], key)
     born = _born_where(r, specs, at, vague)
-    if strip and own:
+    if strip and own and not country.constraints:
+        # "The 1986 Turing Award winner born in 1928 is from a country I'm curious about.
+        # In 1963, who led the government of its largest neighbour by area?", not "I'm
+        # thinking of the … winner who was born in 1928. … their country's …"
+        sentences.append(_lead(forms, key, f"{_with_facts(person, own)} is from"))
+        place = IT
+    elif strip and own:
         sentences.append(capitalize(lead.replace("{x}", person).replace("{v}", own[1])))
         place = "their country"
     elif born is not None:
-        # "I'm thinking of the … winner who was born in 1934. … the country where they were
-        # born", not "the country where the … winner born in 1934 was born"
-        who, verbs, place = born
-        sentences.append(capitalize(lead.replace("{x}", who).replace("{v}", verbs)))
+        # "A member of The Beatles born in 1944 died in a country I'm curious about.", not
+        # "the country where a member of The Beatles born in 1944 died"
+        sentences.append(_lead(forms, key, born))
+        place = IT
     elif country.link == CITIZENSHIP and not heavy:
         place = f"{person}'s country" if short_person(person) else f"the country {person} is from"
     else:
@@ -113,7 +135,7 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
                 # "the country where it is based" where the relation says so
                 it = _thing_country(r, specs, at, "it", forms) if at else ""
                 place = it if it.startswith("the country where it ") else place
-    if country.constraints:
+    if country.constraints and place != IT:
         # the one of a person's countries the hop means ("the country in Europe that Linus
         # Torvalds is from", "their country in Europe")
         where = _country_facts(r, country)
@@ -124,16 +146,30 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
         else:
             place = f"the country {where} that {person} is from"
 
+    ranked: tuple[str, str] | None = None
     if border is not None:
         ranked = _ranked(r, border)
         if ranked is None:
             return ""
+    if place not in _OWN and place != IT and _lifts(border, ranked, head, tail, place, r):
+        # the country said first, then asked about as "its": not "the smallest country by
+        # area that borders the country IBM's 2012 CEO is from", "the biggest neighbour of
+        # the 1991 … winner's country", "the person born who led the government of …"
+        sentences.append(_lead(forms, key, place))
+        place = IT
+    if border is not None and ranked is not None:
         rank, by = ranked
-        if not rank:
+        if not rank and place == IT and head is not None:
+            place = "one of its neighbours"
+        elif not rank:
             # a neighbour the leader's facts tell apart ("a country that borders …")
             if head is None:
-                return ""
+                # "Which country borders the country where the artist who painted The Kiss
+                # died?", not "Which country does the country where … died border?"
+                return "" if tail is not None else f"Which country borders {place}?"
             place = f"a country that borders {place}"
+        elif place == IT:
+            place = f"its {rank} neighbour{by}"
         elif place in _OWN:
             place = f"{place}'s {rank} neighbour{by}"
         elif place.endswith("'s country"):
@@ -142,19 +178,20 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
             place = f"the {rank} country{by} that borders {place}"
         if head is None:
             if tail is None:
-                sentences.append(f"What is {place}?")
+                which = place.startswith("its ")
+                sentences.append(f"Which country is {place}?" if which else f"What is {place}?")
             else:
                 # (the raw ask: a place ending "… is from" keeps its preposition there)
                 subject = r._subject(border)
                 when = r._qualifier(tail)
-                if when and _CLAUSE.search(place):
+                if when and (_CLAUSE.search(place) or place.startswith("its ")):
                     # "In 2023, what was the population of …", not "the population in 2023 of"
                     timeless = tail.model_copy(update={"qualifier": "", "qualifier_value": ""})
                     asked = r._ask(timeless, place, subject)
                     sentences.append(f"{capitalize(when)}, {asked[:1].lower()}{asked[1:]}")
                 else:
                     sentences.append(r._ask(tail, place, subject))
-            return " ".join(sentences)
+            return _joined(sentences)
     assert head is not None
 
     when = r._qualifier(head)
@@ -164,7 +201,7 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
     led = _led(head, place)
     # a year after anything but a person's country would read as part of it ("… neighbour
     # by area in 1968", "… is from in 1968"): it goes first
-    owned = place in _OWN or (
+    owned = place in (*_OWN, IT) or (
         place.endswith("'s country") and " of " not in place and len(place.split()) <= 8
     )
     # (and after a year of its own: "the 1903 … winner's country in 2019")
@@ -173,15 +210,18 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
     same = bool(when) and len(said_year) == 1 and when == f"in {said_year[0]}" and not facts
     # (after a clause "that year" would read as the clause's: "… is from that year?")
     same = same and owned and not clause
+    life = {"P569": "When was {p} born?", "P570": "When did {p} die?"}[tail.link] if tail else ""
     if same:
         # "… the 2002 Wimbledon men's singles winner is from that year?": the one year said
         # once ("In 2002, who … the 2002 Wimbledon …" says it twice)
         ask = f"Who {led} that year?"
-        if tail is not None:
+        if tail is not None and place == IT:
+            ask = life.replace("{p}", f"the person who {led} that year")
+        elif tail is not None:
             verb = "was the person born" if tail.link == "P569" else "did the person die"
             ask = f"When {verb} who {led} that year?"
         sentences.append(ask)
-        return " ".join(sentences)
+        return _joined(sentences)
     if tail is None:
         if when and long:
             ask = f"{capitalize(when)}, who {led}?"
@@ -190,8 +230,7 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
         sentences.append(ask)
         if facts:
             sentences.append(capitalize(_pick(forms["head_fact"], key).replace("{f}", facts)))
-        return " ".join(sentences)
-    life = {"P569": "When was {p} born?", "P570": "When did {p} die?"}[tail.link]
+        return _joined(sentences)
     if facts:
         said = f"someone {facts} {led}"
         sentences.append(capitalize(f"{when}, {said}." if when else f"{said}."))
@@ -202,11 +241,82 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
         verb = "was the person born" if tail.link == "P569" else "did the person die"
         time = f", {when}," if when else ""
         sentences.append(capitalize(f"When {verb} who{time} {led}?"))
+    elif head.link == "P35" and place == IT and not when:
+        sentences.append(life.replace("{p}", "its head of state"))
     elif head.link == "P35" and place in _OWN:
         sentences.append(life.replace("{p}", f"{place}'s head of state {when}".strip()))
+    elif head.link == "P35" and place.endswith("'s country") and not when:
+        # "When was the head of state of the Turing Award winner's country born?"
+        sentences.append(life.replace("{p}", f"the head of state of {place}"))
     else:
         sentences.append(life.replace("{p}", f"the person who {led} {when}".strip()))
-    return " ".join(sentences)
+    return _joined(sentences)
+
+
+def _lifts(
+    border: HopSpec | None,
+    ranked: tuple[str, str] | None,
+    head: HopSpec | None,
+    tail: HopSpec | None,
+    place: str,
+    r: Realizer,
+) -> bool:
+    """Whether the country is said first, in a lead of its own: before its neighbour (but
+    "Which country borders …?" of an unranked one), and before its leader's birth or death
+    when nothing else is said of the leader ("When was the head of state of the Turing
+    Award winner's country born?" stays one question)."""
+    # a possessive with no year of its own stays ("When was the person who led the
+    # government of Jacinda Ardern's country born?", "Who led the government of a country
+    # that borders the Nobel Prize in Physics winner's country?"); "When was the person born
+    # who led the government of the 1973 … winner's country?" does not
+    short = place.endswith("'s country") and re.search(r"\d", place) is None
+    if border is not None:
+        return bool(ranked and ranked[0]) or (head is not None and not short)
+    if head is None or tail is None:
+        return False
+    told = r._person_facts(head)
+    if told and told[0]:
+        return False  # "In 1963, someone born in 1912 led the government of …"
+    return not (short and not head.qualifier)
+
+
+def _lead(forms: dict[str, list[str]], key: str, said: str) -> str:
+    """The country said first: a statement ending where the country goes ("Linus Torvalds
+    is from", "Biogen is headquartered in") or a country phrase no statement fits ("the
+    country whose club won …"), in one of the ``lead``/``lead_topic`` forms."""
+    if said.startswith("the country "):
+        statement = next(
+            (f.replace("{1}", m.group(1)) for p, f in _STATEMENTS if (m := p.match(said))), ""
+        )
+        if not statement:
+            return capitalize(_pick(forms["lead_topic"], key).replace("{x}", said))
+        said = statement
+    elif said.endswith("'s country"):
+        said = f"{said.removesuffix(chr(39) + 's country')} is from"
+    return capitalize(_pick(forms["lead"], key).replace("{s}", said))
+
+
+def _joined(sentences: Sequence[str]) -> str:
+    """The sentences as one text; a lead ending in ":" runs on into the question after it
+    ("… a country I'm curious about: who was its head of state in 2019?")."""
+    out = ""
+    for s in sentences:
+        if out.endswith(":"):
+            if s.split(" ", 1)[0] in _RUN_ON:
+                s = s[:1].lower() + s[1:]
+            else:
+                out = out[:-1] + "."
+        out = f"{out} {s}" if out else s
+    return out[:-1] + "." if out.endswith(":") else out
+
+
+def _with_facts(person: str, own: tuple[str, str]) -> str:
+    """A person with their facts, as the subject of a statement: "the 1986 Turing Award
+    winner born in 1928"; between commas after a year or where the facts are several
+    ("the head coach of Chelsea F.C. in 2024, who was born in 1978,")."""
+    if re.search(r"\d{4}$", person) or " and " in own[0] or _CLAUSE.search(person):
+        return f"{person}, who {own[1]},"
+    return f"{person} {own[0]}"
 
 
 def _thing_country(
@@ -231,16 +341,14 @@ def _thing_country(
     return said if said.startswith("the country whose ") else ""
 
 
-# the place of a person's life whose country a chain asks about, said of "they"
-_LIFE_PLACES = {"P19": "where they were born", "P20": "where they died"}
+# the place of a person's life whose country a chain asks about, as the verb of a statement
+_LIFE_PLACES = {"P19": "was born", "P20": "died"}
 
 
-def _born_where(
-    r: Realizer, specs: Sequence[HopSpec], at: int, vague: Sequence[str]
-) -> tuple[str, str, str] | None:
-    """A person with facts, their birthplace (or place of death) and its country: (the
-    person's phrase without the facts, the facts as a verb phrase, "the country where they
-    were born"); None for other chains."""
+def _born_where(r: Realizer, specs: Sequence[HopSpec], at: int, vague: Sequence[str]) -> str | None:
+    """A person with facts, their birthplace (or place of death) and its country, as a
+    statement ending where the country goes: "the 1998 … winner was born in 1950, in", "a
+    member of The Beatles born in 1944 died in"; None for other chains."""
     if at < 2 or specs[at].link != "P17" or specs[at].constraints:
         return None
     place, person = specs[at - 1], specs[at - 2]
@@ -252,7 +360,9 @@ def _born_where(
         return None
     shown = [*specs[: at - 2], person.model_copy(update={"constraints": []})]
     who = r._owned_person(r._said_phrase(shown, vague))
-    return who, own[1], f"the country {where}"
+    if place.link == "P19" and own[0].startswith("born ") and " and " not in own[0]:
+        return f"{who} was {own[0]}, in"  # not "… born in 1950 was born in"
+    return f"{_with_facts(who, own)} {where} in"
 
 
 def _country_facts(r: Realizer, country: HopSpec) -> str | None:
@@ -328,7 +438,9 @@ def _ranked(r: Realizer, border: HopSpec) -> tuple[str, str] | None:
 
 def _led(head: HopSpec, place: str) -> str:
     """What the leader did, as a verb phrase about ``place``: "led the government of …",
-    "was head of state of …" ("led their country's government")."""
+    "was head of state of …" ("led their country's government", "led its government")."""
+    if place == IT:
+        return "led its government" if head.link == "P6" else "was its head of state"
     if head.link == "P6":
         if place in _OWN:
             return f"led {place}'s government"

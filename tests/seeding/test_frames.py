@@ -99,10 +99,12 @@ def _clean(question: str) -> None:
 def test_the_question_comes_first_and_the_country_is_whose_it_is(realizer: Realizer) -> None:
     question = realizer.question([SOUL, HOME, LARGEST, timed("P6", "P580", 1957)])
     # not "In the country with the largest area bordering the home country of Soul's
-    # composer, who led the government in 1957?"
+    # composer, who led the government in 1957?", nor "In 1957, who led the government of
+    # the largest country by area that borders the country Soul's composer is from?" (the
+    # blind reviewer: stacked qualifiers)
     assert question == (
-        "In 1957, who led the government of the largest country by area that borders the "
-        "country Soul's composer is from?"
+        "Soul's composer is from a country I have a question about. In 1957, who led the "
+        "government of its largest neighbour by area?"
     )
     _clean(question)
 
@@ -112,7 +114,7 @@ def test_a_vague_ranking_keeps_its_criterion_open(realizer: Realizer) -> None:
     question = realizer.question([SOUL, HOME, vague, timed("P6", "P580", 1957)])
     assert "biggest" in question and "area" not in question and "population" not in question
     least = LARGEST.model_copy(update={"criterion": "P1082", "criterion_order": "min"})
-    assert "least populous country that borders" in realizer.question(
+    assert "its least populous neighbour?" in realizer.question(
         [SOUL, HOME, least, timed("P6", "P580", 1957)]
     )
     _clean(question)
@@ -125,10 +127,9 @@ def test_each_persons_fact_is_said_once_next_to_them(realizer: Realizer) -> None
     # them, lightly: not "I mean the winner born in 1950 and the head of government born in
     # 1929."
     first, rest = question.split(". ", 1)
-    assert first.endswith("the 1998 Nobel Prize in Physics winner who was born in 1950")
-    assert rest.startswith(
-        "In 1968, who led the government of their country's largest neighbour by area? "
-    )
+    # (not "I'm thinking of the … winner who was born in 1950.", a template opener)
+    assert first.startswith("The 1998 Nobel Prize in Physics winner born in 1950 is from a ")
+    assert rest.startswith("In 1968, who led the government of its largest neighbour by area? ")
     assert rest.endswith("someone born in 1929.") or rest.endswith(
         "someone born in 1929, if I remember right."
     )
@@ -158,8 +159,8 @@ def test_a_long_country_keeps_the_question_verb_first(realizer: Realizer) -> Non
     question = realizer.question([SOUL, HOME, LARGEST, head, HopSpec(link="P569")])
     # no "… is from born?": the clause about the leader after the verb
     assert question == (
-        "When was the person born who, in 1957, led the government of the largest country by "
-        "area that borders the country Soul's composer is from?"
+        "Soul's composer is from a country I'm curious about. When was the person born who, "
+        "in 1957, led the government of its largest neighbour by area?"
     )
     # a version left open says no year at all
     open_head = HopSpec(link="P6")
@@ -208,13 +209,14 @@ def test_a_monarch_is_not_a_title_in_capitals(realizer: Realizer) -> None:
 def test_a_birthplaces_country_is_where_they_were_born(realizer: Realizer) -> None:
     born = [WINNER, HopSpec(link="P19"), HopSpec(link="P17"), LARGEST]
     question = realizer.question(born)
-    # not "the country where the 1998 … winner born in 1950 was born"
-    assert question.endswith(
-        "winner who was born in 1950. What is the largest country by area that borders the "
-        "country where they were born?"
+    # not "the country where the 1998 … winner born in 1950 was born", nor "… born in 1950
+    # was born in"
+    assert question == (
+        "The 1998 Nobel Prize in Physics winner was born in 1950, in a country I have a "
+        "question about. Which country is its largest neighbour by area?"
     )
     currency = realizer.question([WINNER, HOME, LARGEST, HopSpec(link="P38")])
-    assert currency.endswith("What is the currency of their country's largest neighbour by area?")
+    assert currency.endswith("What is the currency of its largest neighbour by area?")
 
 
 def test_a_phrase_too_heavy_to_nest_is_said_first(realizer: Realizer) -> None:
@@ -231,18 +233,21 @@ def test_one_of_several_is_not_a_possessive(realizer: Realizer) -> None:
     chain = [member, HopSpec(link="P19"), HopSpec(link="P17"), timed("P6", "P580", 1976)]
     question = realizer.question(chain)
     # "a member of Radiohead", one of several: not "Radiohead's member"
-    assert "a member of Radiohead who was born in 1968" in question
+    assert question == (
+        "A member of Radiohead was born in 1968, in a country I'd like to know more about. "
+        "Who led its government in 1976?"
+    )
     assert "Radiohead's" not in question
-    assert question.endswith("In 1976, who led the government of the country where they were born?")
 
 
 def test_a_neighbours_fact_in_a_year_says_the_year_first(realizer: Realizer) -> None:
     population = timed("P1082", "P585", 2023)
     question = realizer.question([SOUL, HOME, LARGEST, population])
-    # not "the population in 2023 of the largest country …"
+    # not "the population in 2023 of the largest country …", nor "… of its largest
+    # neighbour by area in 2023" (the year read as the area's); a lead ending in ":" runs on
     assert question == (
-        "In 2023, what was the population of the largest country by area that borders the "
-        "country Soul's composer is from?"
+        "Soul's composer is from a country I'm curious about: in 2023, what was the "
+        "population of its largest neighbour by area?"
     )
 
 

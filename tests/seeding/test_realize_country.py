@@ -75,7 +75,9 @@ def test_a_capitals_country_is_the_one_it_is_in(realizer: Realizer) -> None:
     chain = [HopSpec(link="P36", anchor="L:soviet"), HopSpec(link="P17"), HopSpec(link="P35")]
     question = realizer.question([*chain, HopSpec(link="P569")])
     assert "the country of the capital" not in question
-    assert "the country the capital of the Soviet Union is in" in question
+    # the country said first, by what is in it ("… is in a country I'm curious about.")
+    assert question.startswith("The capital of the Soviet Union is in a country ")
+    assert question.endswith(" When was its head of state born?")
     assert text_problems(question) == []
 
 
@@ -83,7 +85,7 @@ def test_a_partys_country_is_where_it_is_based(realizer: Realizer) -> None:
     chain = [HopSpec(link="P17", anchor="L:alp"), HopSpec(link="P6"), HopSpec(link="P569")]
     question = realizer.question(chain)
     assert "the country of the Australian Labor Party" not in question
-    assert "the country where the Australian Labor Party is based" in question
+    assert question.startswith("The Australian Labor Party is based in a country ")
     # the goal keeps the words its search is measured with
     assert realizer.goals(chain[:1], ["L:au"]) == [
         "Which country is the Australian Labor Party in?"
@@ -93,7 +95,7 @@ def test_a_partys_country_is_where_it_is_based(realizer: Realizer) -> None:
 def test_the_linux_kernel_takes_its_article(realizer: Realizer) -> None:
     chain = [HopSpec(link="P287", anchor="L:linux"), HopSpec(link="P27"), HopSpec(link="P35")]
     question = realizer.question([*chain, HopSpec(link="P569")])
-    assert "the designer of the Linux kernel" in question
+    assert question.startswith("The designer of the Linux kernel is from a country ")
     assert "of Linux kernel" not in question
 
 
@@ -112,7 +114,7 @@ def test_a_citys_country_is_the_one_it_is_in(realizer: Realizer) -> None:
     chain = [HopSpec(link="P17", anchor="L:canberra"), HopSpec(link="P6"), HopSpec(link="P569")]
     question = realizer.question(chain)
     assert "the country of Canberra" not in question
-    assert "the country Canberra is in" in question
+    assert question.startswith("Canberra is in a country ")
     # its clause's last word is no place for the question's verb
     assert not readable(
         "When was the head of government of a country bordering the country Lisbon is in born?"

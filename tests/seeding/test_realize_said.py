@@ -25,8 +25,8 @@ def test_two_peoples_facts_are_said_of_them_not_after_the_question(
     # the winner's facts on their noun, the head's as a statement about them: no "I mean the
     # winner born in 1867 and the head of government born in 1980." after a long question
     assert question == (
-        "I'm thinking of the 1903 Nobel Prize in Physics winner who was born in 1867. In 2019, "
-        "someone born in 1980 led their country's government. When did they die?"
+        "The 1903 Nobel Prize in Physics winner born in 1867 is from a country I'm curious "
+        "about: in 2019, someone born in 1980 led its government. When did they die?"
     )
     assert "I mean" not in question and text_problems(question) == []
 
@@ -37,9 +37,11 @@ def test_a_persons_facts_are_said_of_their_noun_before_the_question(
     question = realizer.question([WINNER, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
     # "the one born in 1867" after the question could be the head of government: the
     # winner's facts are said of the winner, and the country is theirs
+    # (the country "its" after the lead: not "I'm thinking of the … winner who was born in
+    # 1867. … their country's government", a template opener)
     assert question == (
-        "This is about the 1903 Nobel Prize in Physics winner who was born in 1867. When was "
-        "the person who led their country's government born?"
+        "The 1903 Nobel Prize in Physics winner born in 1867 is from a country I'm curious "
+        "about. When was the person who led its government born?"
     )
     # no "What is the birth date of …", no "of the home country of"
     assert not question.startswith("What is the birth date")
@@ -49,7 +51,7 @@ def test_a_persons_facts_are_said_of_their_noun_before_the_question(
 def test_an_offices_year_follows_its_noun(realizer: Realizer) -> None:
     head = HEAD.model_copy(update={"constraints": []})
     question = realizer.question([WINNER, HOME, head, HopSpec(link="P570")])
-    assert "the person who led their country's government in 2019 die?" in question
+    assert question.endswith(": when did the person who led its government in 2019 die?")
     assert "the 2019 head" not in question
     # hop goals keep the words they are searched with
     goals = realizer.goals([WINNER, HOME, head], ["L:curie", "L:nz", "L:ardern"])
@@ -75,10 +77,12 @@ def test_a_country_said_first_is_where_the_question_happens(realizer: Realizer) 
     died = HopSpec(link="P20", anchor="L:ardern")
     chain = [died, HopSpec(link="P17"), HopSpec(link="P6"), HopSpec(link="P570")]
     # "… where Jacinda Ardern died die?" reads as broken; the country is said first and its
-    # head asked about in a question of its own
+    # head asked about in a question of its own (not "When did the person die who led the
+    # government of the country where Jacinda Ardern died?")
     question = realizer.question(chain)
     assert question == (
-        "When did the person die who led the government of the country where Jacinda Ardern died?"
+        "Jacinda Ardern died in a country I have a question about. When did the person who led "
+        "its government die?"
     )
     style = load_templates().style
     intro = [Intro("the country where Nino Rota died", "that country", "its")]
@@ -114,8 +118,8 @@ def test_a_name_takes_a_possessive_before_a_noun_of_people(realizer: Realizer) -
     question = realizer.question([directed, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
     # one possessive at a time: not "Pulp Fiction's director's home country"
     assert question == (
-        "When was the person born who led the government of the country Pulp Fiction's "
-        "director is from?"
+        "Pulp Fiction's director is from a country I'm curious about: when was the person who "
+        "led its government born?"
     )
     assert "of the director of" not in question and "director's" not in question
 
@@ -181,8 +185,8 @@ def test_a_country_is_what_its_person_is_from_and_its_head_its_own_question(
     born = [physics, HopSpec(link="P19"), HopSpec(link="P17"), HopSpec(link="P6")]
     question = realizer.question([*born, HopSpec(link="P569")])
     assert question == (
-        "When was the person born who led the government of the country where the Nobel Prize "
-        "in Physics winner was born?"
+        "The Nobel Prize in Physics winner was born in a country I'm curious about. When was "
+        "the person who led its government born?"
     )
     assert "of the home country of" not in question
 
@@ -234,13 +238,10 @@ def test_a_persons_facts_are_said_first_where_their_home_country_follows(
     border = HopSpec(link="P47", link_inverse=True, class_id="Q6256")
     chain = [WINNER, HOME, border, HopSpec(link="P6")]
     question = realizer.question(chain)
-    assert question.startswith(
-        (
-            "This is about the 1903 Nobel Prize in Physics winner who was born in 1867. ",
-            "I'm thinking of the 1903 Nobel Prize in Physics winner who was born in 1867. ",
-        )
-    ), question
-    assert question.endswith("a country that borders their country?")
+    assert question == (
+        "The 1903 Nobel Prize in Physics winner born in 1867 is from a country I'm curious "
+        "about: who led the government of one of its neighbours?"
+    )
     assert "I mean" not in question
     assert text_problems(question) == []
 

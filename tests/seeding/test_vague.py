@@ -181,10 +181,11 @@ def test_at_most_three_relation_phrases_in_one_sentence(realizer: Realizer) -> N
     question = realizer.question(chain)
     assert all(s.count(" of ") <= 3 for s in re.split(r"\. | — ", question)), question
     # the birthplace's country said by what happened there, the clause last: "… where the
-    # Nobel Prize in Physics winner was born born?" would read as broken
+    # Nobel Prize in Physics winner was born born?" would read as broken; the country said
+    # first ("… was born in a country I'm curious about."), then its leader as "its"
     assert question == (
-        "When was the person born who led the government of the country where the Nobel Prize "
-        "in Physics winner was born?"
+        "The Nobel Prize in Physics winner was born in a country I'm curious about. When was "
+        "the person who led its government born?"
     )
 
 
