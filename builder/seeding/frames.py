@@ -210,12 +210,15 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
     same = bool(when) and len(said_year) == 1 and when == f"in {said_year[0]}" and not facts
     # (after a clause "that year" would read as the clause's: "… is from that year?")
     same = same and owned and not clause
-    life = {"P569": "When was {p} born?", "P570": "When did {p} die?"}[tail.link] if tail else ""
+    life = _life(r, head, tail)
+    # (the leader's birth or death, worded around "the person who …"; any other question
+    # about them ends with them: "Who was the father of {p}?")
+    lived = tail is not None and tail.link in _LIFE
     if same:
         # "… the 2002 Wimbledon men's singles winner is from that year?": the one year said
         # once ("In 2002, who … the 2002 Wimbledon …" says it twice)
         ask = f"Who {led} that year?"
-        if tail is not None and place == IT:
+        if tail is not None and (place == IT or not lived):
             ask = life.replace("{p}", f"the person who {led} that year")
         elif tail is not None:
             verb = "was the person born" if tail.link == "P569" else "did the person die"
@@ -235,14 +238,19 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
         said = f"someone {facts} {led}"
         sentences.append(capitalize(f"{when}, {said}." if when else f"{said}."))
         again = {"P569": "When exactly were they born?", "P570": "When did they die?"}
-        sentences.append(again[tail.link])
+        that = "that head of state" if head.link == "P35" else "that person"
+        sentences.append(again.get(tail.link) or life.replace("{p}", that))
+    elif long and not lived:
+        time = f", {when}," if when else ""
+        sentences.append(life.replace("{p}", f"the person who{time} {led}"))
     elif long:
         # the relative clause after the verb ("When was the person born who, in 1957, led …")
         verb = "was the person born" if tail.link == "P569" else "did the person die"
         time = f", {when}," if when else ""
         sentences.append(capitalize(f"When {verb} who{time} {led}?"))
-    elif head.link == "P35" and place == IT and not when:
-        sentences.append(life.replace("{p}", "its head of state"))
+    elif head.link == "P35" and place == IT and (not when or not lived):
+        # ("Who was the father of its head of state in 2019?"; "… in 2019 born?" would not read)
+        sentences.append(life.replace("{p}", f"its head of state {when}".strip()))
     elif head.link == "P35" and place in _OWN:
         sentences.append(life.replace("{p}", f"{place}'s head of state {when}".strip()))
     elif head.link == "P35" and place.endswith("'s country") and not when:
@@ -251,6 +259,16 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
     else:
         sentences.append(life.replace("{p}", f"the person who {led} {when}".strip()))
     return _joined(sentences)
+
+
+def _life(r: Realizer, head: HopSpec | None, tail: HopSpec | None) -> str:
+    """The last question, about the leader ``{p}``: "When was {p} born?", "Who was the
+    father of {p}?"; "" when nothing is asked of the leader."""
+    if tail is None or head is None:
+        return ""
+    if tail.link in _LIFE:
+        return {"P569": "When was {p} born?", "P570": "When did {p} die?"}[tail.link]
+    return r.ask(tail, "{p}", r._subject(head))
 
 
 def _lifts(
@@ -271,7 +289,11 @@ def _lifts(
     # who led the government of the 1973 … winner's country?" does not
     short = place.endswith("'s country") and re.search(r"\d", place) is None
     if border is not None:
-        return bool(ranked and ranked[0]) or (head is not None and not short)
+        # ("What is the biggest neighbour of the Turing Award winner's country?" stays)
+        asked = head is not None or tail is not None
+        return (bool(ranked and ranked[0]) and (asked or not short)) or (
+            head is not None and not short
+        )
     if head is None or tail is None:
         return False
     told = r._person_facts(head)
@@ -281,19 +303,22 @@ def _lifts(
 
 
 def _lead(forms: dict[str, list[str]], key: str, said: str) -> str:
-    """The country said first: a statement ending where the country goes ("Linus Torvalds
-    is from", "Biogen is headquartered in") or a country phrase no statement fits ("the
-    country whose club won …"), in one of the ``lead``/``lead_topic`` forms."""
-    if said.startswith("the country "):
+    """The country said first, in one of the ``lead`` forms around a statement ending where
+    the country goes ("Linus Torvalds is from", "Biogen is headquartered in") or of the
+    ``lead_topic`` forms around the country's phrase ("the country whose club won …");
+    ``said`` is the country's phrase, or a statement where no phrase of the country reads
+    ("the 1998 … winner was born in 1950, in")."""
+    statement, topic = said, ""
+    if said.startswith("the country ") or said.endswith("'s country"):
+        topic = said
         statement = next(
             (f.replace("{1}", m.group(1)) for p, f in _STATEMENTS if (m := p.match(said))), ""
         )
-        if not statement:
-            return capitalize(_pick(forms["lead_topic"], key).replace("{x}", said))
-        said = statement
-    elif said.endswith("'s country"):
-        said = f"{said.removesuffix(chr(39) + 's country')} is from"
-    return capitalize(_pick(forms["lead"], key).replace("{s}", said))
+    elif said.endswith(" is from"):
+        topic = f"the country {said.removesuffix(' is from')} is from"
+    options = [f.replace("{s}", statement) for f in forms["lead"]] if statement else []
+    options += [f.replace("{x}", topic) for f in forms["lead_topic"]] if topic else []
+    return capitalize(_pick(options, key))
 
 
 def _joined(sentences: Sequence[str]) -> str:
@@ -311,11 +336,14 @@ def _joined(sentences: Sequence[str]) -> str:
 
 
 def _with_facts(person: str, own: tuple[str, str]) -> str:
-    """A person with their facts, as the subject of a statement: "the 1986 Turing Award
-    winner born in 1928"; between commas after a year or where the facts are several
-    ("the head coach of Chelsea F.C. in 2024, who was born in 1978,")."""
-    if re.search(r"\d{4}$", person) or " and " in own[0] or _CLAUSE.search(person):
+    """A person with the facts that tell them apart, as the subject of a statement: "the
+    1986 Turing Award winner born in 1928"; a clause after a year or for several facts ("the
+    head coach of Chelsea F.C. in 2024 who was born in 1978"), between commas after a
+    clause of the person's own ("the artist who painted The Kiss, who was born in 1862,")."""
+    if _CLAUSE.search(person) or "," in own[0]:
         return f"{person}, who {own[1]},"
+    if re.search(r"\d{4}$", person) or " and " in own[0]:
+        return f"{person} who {own[1]}"
     return f"{person} {own[0]}"
 
 
@@ -414,8 +442,10 @@ def _parse_at(
         tail = rest.pop(0)
         if not r._forward(tail) or tail.constraints or rest:
             return None
-        if head is not None and (tail.link not in _LIFE or tail.qualifier):
+        if head is not None and tail.qualifier:
             return None
+        if head is not None and tail.link not in _LIFE and not r._short_ask(tail):
+            return None  # (a question ending with the leader: "Who was the father of …?")
     if head is None and border is None:
         return None
     return at, border, head, tail

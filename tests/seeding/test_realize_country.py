@@ -16,6 +16,7 @@ from builder.seeding.facts import Facts
 from builder.seeding.lint import text_problems
 from builder.seeding.realize import Realizer, readable
 from tests.ambiguity.minikb import build_store_with, ent
+from tests.seeding.leads import lead_and_ask
 from tests.seeding.test_vague import timed, year
 
 COUNTRY, CITY, PARTY, HUMAN, COMPANY = "Q6256", "Q5119", "Q7278", "Q5", "Q4830453"
@@ -76,8 +77,9 @@ def test_a_capitals_country_is_the_one_it_is_in(realizer: Realizer) -> None:
     question = realizer.question([*chain, HopSpec(link="P569")])
     assert "the country of the capital" not in question
     # the country said first, by what is in it ("… is in a country I'm curious about.")
-    assert question.startswith("The capital of the Soviet Union is in a country ")
-    assert question.endswith(" When was its head of state born?")
+    lead, ask = lead_and_ask(question)
+    assert "the capital of the Soviet Union is in" in lead.replace("The capital", "the capital")
+    assert ask == "When was its head of state born?"
     assert text_problems(question) == []
 
 
@@ -85,7 +87,7 @@ def test_a_partys_country_is_where_it_is_based(realizer: Realizer) -> None:
     chain = [HopSpec(link="P17", anchor="L:alp"), HopSpec(link="P6"), HopSpec(link="P569")]
     question = realizer.question(chain)
     assert "the country of the Australian Labor Party" not in question
-    assert question.startswith("The Australian Labor Party is based in a country ")
+    assert "the Australian Labor Party is based in" in question.replace("The Aus", "the Aus")
     # the goal keeps the words its search is measured with
     assert realizer.goals(chain[:1], ["L:au"]) == [
         "Which country is the Australian Labor Party in?"
@@ -95,7 +97,7 @@ def test_a_partys_country_is_where_it_is_based(realizer: Realizer) -> None:
 def test_the_linux_kernel_takes_its_article(realizer: Realizer) -> None:
     chain = [HopSpec(link="P287", anchor="L:linux"), HopSpec(link="P27"), HopSpec(link="P35")]
     question = realizer.question([*chain, HopSpec(link="P569")])
-    assert question.startswith("The designer of the Linux kernel is from a country ")
+    assert "he designer of the Linux kernel is from" in question
     assert "of Linux kernel" not in question
 
 
@@ -114,7 +116,7 @@ def test_a_citys_country_is_the_one_it_is_in(realizer: Realizer) -> None:
     chain = [HopSpec(link="P17", anchor="L:canberra"), HopSpec(link="P6"), HopSpec(link="P569")]
     question = realizer.question(chain)
     assert "the country of Canberra" not in question
-    assert question.startswith("Canberra is in a country ")
+    assert "Canberra is in" in question
     # its clause's last word is no place for the question's verb
     assert not readable(
         "When was the head of government of a country bordering the country Lisbon is in born?"

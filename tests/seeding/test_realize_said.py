@@ -9,6 +9,7 @@ from builder.seeding.compose import Intro, compose
 from builder.seeding.lint import text_problems
 from builder.seeding.realize import Realizer, _owned_year, readable
 from builder.seeding.templates import load_templates
+from tests.seeding.leads import lead_and_ask
 from tests.seeding.test_vague import realizer, store, timed, year
 
 __all__ = ["realizer", "store"]
@@ -39,10 +40,9 @@ def test_a_persons_facts_are_said_of_their_noun_before_the_question(
     # winner's facts are said of the winner, and the country is theirs
     # (the country "its" after the lead: not "I'm thinking of the … winner who was born in
     # 1867. … their country's government", a template opener)
-    assert question == (
-        "The 1903 Nobel Prize in Physics winner born in 1867 is from a country I'm curious "
-        "about. When was the person who led its government born?"
-    )
+    lead, ask = lead_and_ask(question)
+    assert "1903 Nobel Prize in Physics winner born in 1867 is from" in lead
+    assert ask == "When was the person who led its government born?"
     # no "What is the birth date of …", no "of the home country of"
     assert not question.startswith("What is the birth date")
     assert "of the home country of" not in question
@@ -117,10 +117,9 @@ def test_a_name_takes_a_possessive_before_a_noun_of_people(realizer: Realizer) -
     directed = HopSpec(link="P57", anchor="L:pulp")
     question = realizer.question([directed, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
     # one possessive at a time: not "Pulp Fiction's director's home country"
-    assert question == (
-        "Pulp Fiction's director is from a country I'm curious about: when was the person who "
-        "led its government born?"
-    )
+    lead, ask = lead_and_ask(question)
+    assert "Pulp Fiction's director is from" in lead
+    assert ask == "When was the person who led its government born?"
     assert "of the director of" not in question and "director's" not in question
 
 
@@ -184,10 +183,9 @@ def test_a_country_is_what_its_person_is_from_and_its_head_its_own_question(
     # a place the country is known by keeps its words and goes first
     born = [physics, HopSpec(link="P19"), HopSpec(link="P17"), HopSpec(link="P6")]
     question = realizer.question([*born, HopSpec(link="P569")])
-    assert question == (
-        "The Nobel Prize in Physics winner was born in a country I'm curious about. When was "
-        "the person who led its government born?"
-    )
+    lead, ask = lead_and_ask(question)
+    assert "Nobel Prize in Physics winner was born" in lead
+    assert ask == "When was the person who led its government born?"
     assert "of the home country of" not in question
 
 
@@ -238,10 +236,9 @@ def test_a_persons_facts_are_said_first_where_their_home_country_follows(
     border = HopSpec(link="P47", link_inverse=True, class_id="Q6256")
     chain = [WINNER, HOME, border, HopSpec(link="P6")]
     question = realizer.question(chain)
-    assert question == (
-        "The 1903 Nobel Prize in Physics winner born in 1867 is from a country I'm curious "
-        "about: who led the government of one of its neighbours?"
-    )
+    lead, ask = lead_and_ask(question)
+    assert "1903 Nobel Prize in Physics winner born in 1867 is from" in lead
+    assert ask == "Who led the government of one of its neighbours?"
     assert "I mean" not in question
     assert text_problems(question) == []
 
