@@ -77,6 +77,7 @@ _DEFAULT = {
     "head_fact": ["I think it was someone {f}."],
     "lead": ["{s} a country I'm curious about."],
     "lead_topic": ["I'm curious about {x}."],
+    "they_fact": ["I think they {v}."],
 }
 
 
@@ -104,7 +105,12 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
     # a phrase too heavy to nest is said first, and its country is "their"/"its country"
     heavy = len(person.split()) > 16 or "," in person
     sentences: list[str] = []
-    key = " ".join(s.model_dump_json() for s in specs)
+    # (the facts' properties, not their values: a misremembered year is worded as the true
+    # one would be)
+    key = " ".join(
+        s.model_dump_json(exclude={"constraints"}) + " ".join(c.property for c in s.constraints)
+        for s in specs
+    )
     lead = _pick(forms["person"], key)
     born = _born_where(r, specs, at, vague)
     if strip and own and not country.constraints:
@@ -234,7 +240,15 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
         if facts:
             sentences.append(capitalize(_pick(forms["head_fact"], key).replace("{f}", facts)))
         return _joined(sentences)
-    if facts:
+    if facts and _remarked(tail, facts) and (place == IT or place in _OWN):
+        # "When did the person who led its government in 1963 die? I think they were born in
+        # 1912.", not the riddle "In 1963, someone born in 1912 led its government. When did
+        # they die?"
+        they = re.sub(r"\bwas\b", "were", told[1] if told else "")
+        holder = f"the person who {led} {when}".strip()
+        sentences.append(life.replace("{p}", holder))
+        sentences.append(capitalize(_pick(forms["they_fact"], key).replace("{v}", they)))
+    elif facts:
         said = f"someone {facts} {led}"
         sentences.append(capitalize(f"{when}, {said}." if when else f"{said}."))
         again = {"P569": "When exactly were they born?", "P570": "When did they die?"}
@@ -298,8 +312,16 @@ def _lifts(
         return False
     told = r._person_facts(head)
     if told and told[0]:
-        return False  # "In 1963, someone born in 1912 led the government of …"
+        # the question, then what is known of the leader (see _remarked); otherwise "In
+        # 1963, someone born in 1912 led the government of …. When exactly were they born?"
+        return _remarked(tail, told[0])
     return not (short and not head.qualifier)
+
+
+def _remarked(tail: HopSpec, facts: str) -> bool:
+    """Whether a leader's facts are said after the question about them ("When did … die?
+    I think they were born in 1912."): a question of their death, facts not of it."""
+    return tail.link == "P570" and "died" not in facts and "death" not in facts
 
 
 def _lead(forms: dict[str, list[str]], key: str, said: str) -> str:

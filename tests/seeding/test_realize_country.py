@@ -87,7 +87,7 @@ def test_a_partys_country_is_where_it_is_based(realizer: Realizer) -> None:
     chain = [HopSpec(link="P17", anchor="L:alp"), HopSpec(link="P6"), HopSpec(link="P569")]
     question = realizer.question(chain)
     assert "the country of the Australian Labor Party" not in question
-    assert "the Australian Labor Party is based in" in question.replace("The Aus", "the Aus")
+    assert "australian labor party is based" in question.lower()
     # the goal keeps the words its search is measured with
     assert realizer.goals(chain[:1], ["L:au"]) == [
         "Which country is the Australian Labor Party in?"
@@ -105,10 +105,10 @@ def test_an_office_holder_of_a_name_in_a_year_is_its_possessive(realizer: Realiz
     ceo = timed("P169", "P580", 1982, anchor="L:walmart")
     head = timed("P35", "P580", 1945, constraints=[year("P569", 1884)])
     question = realizer.question([ceo, HopSpec(link="P27"), head, HopSpec(link="P570")])
-    assert question == (
-        "In 1945, someone born in 1884 was head of state of the country Walmart's 1982 CEO is "
-        "from. When did they die?"
-    )
+    lead, ask = lead_and_ask(question)
+    assert "Walmart's 1982 CEO is from" in lead
+    assert ask.startswith("When did the person who was its head of state in 1945 die? ")
+    assert "they were born in 1884" in ask.lower()
     assert "of the home country of" not in question and "I mean" not in question
 
 

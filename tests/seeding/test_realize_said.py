@@ -25,10 +25,10 @@ def test_two_peoples_facts_are_said_of_them_not_after_the_question(
     question = realizer.question([WINNER, HOME, HEAD, HopSpec(link="P570")])
     # the winner's facts on their noun, the head's as a statement about them: no "I mean the
     # winner born in 1867 and the head of government born in 1980." after a long question
-    assert question == (
-        "The 1903 Nobel Prize in Physics winner born in 1867 is from a country I'm curious "
-        "about: in 2019, someone born in 1980 led its government. When did they die?"
-    )
+    lead, ask = lead_and_ask(question)
+    assert "1903 Nobel Prize in Physics winner born in 1867 is from" in lead
+    assert ask.startswith("When did the person who led its government in 2019 die? ")
+    assert "born in 1980" in ask and question.count("1980") == 1
     assert "I mean" not in question and text_problems(question) == []
 
 
@@ -80,10 +80,9 @@ def test_a_country_said_first_is_where_the_question_happens(realizer: Realizer) 
     # head asked about in a question of its own (not "When did the person die who led the
     # government of the country where Jacinda Ardern died?")
     question = realizer.question(chain)
-    assert question == (
-        "Jacinda Ardern died in a country I have a question about. When did the person who led "
-        "its government die?"
-    )
+    lead, ask = lead_and_ask(question)
+    assert "Jacinda Ardern died" in lead
+    assert ask == "When did the person who led its government die?"
     style = load_templates().style
     intro = [Intro("the country where Nino Rota died", "that country", "its")]
     assert compose(style, intro, "When did the head of government of that country die?") == (
@@ -192,11 +191,11 @@ def test_a_country_is_what_its_person_is_from_and_its_head_its_own_question(
 def test_a_heads_facts_are_a_statement_about_the_country(realizer: Realizer) -> None:
     winner = WINNER.model_copy(update={"constraints": []})
     question = realizer.question([winner, HOME, HEAD, HopSpec(link="P570")])
-    # what the country had then, the year where a person says it
-    assert question == (
-        "In 2019, someone born in 1980 led the government of the 1903 Nobel Prize in Physics "
-        "winner's country. When did they die?"
-    )
+    # the question, then what is known of the leader
+    lead, ask = lead_and_ask(question)
+    assert "1903 Nobel Prize in Physics winner" in lead
+    assert ask.startswith("When did the person who led its government in 2019 die? ")
+    assert "born in 1980" in ask
     assert realizer.question([winner, HOME, HEAD]) == (
         "In 2019, who led the government of the 1903 Nobel Prize in Physics winner's country? "
         "I think it was someone born in 1980."
@@ -208,10 +207,9 @@ def test_a_heads_facts_are_a_statement_about_the_country(realizer: Realizer) -> 
     )
     # a country known by what happened there: "the country where X died"
     died = [HopSpec(link="P20", anchor="L:ardern"), HopSpec(link="P17"), HEAD]
-    assert realizer.question([*died, HopSpec(link="P570")]) == (
-        "In 2019, someone born in 1980 led the government of the country where Jacinda Ardern "
-        "died. When did they die?"
-    )
+    lead, ask = lead_and_ask(realizer.question([*died, HopSpec(link="P570")]))
+    assert "Jacinda Ardern died" in lead
+    assert ask.startswith("When did the person who led its government in 2019 die? ")
 
 
 def test_an_ambiguous_hops_vague_word_keeps_the_nested_wording(realizer: Realizer) -> None:
