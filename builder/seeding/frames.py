@@ -333,8 +333,15 @@ def _lead(forms: dict[str, list[str]], key: str, said: str) -> str:
     statement, topic = said, ""
     if said.startswith("the country ") or said.endswith("'s country"):
         topic = said
+        # (not of "the country in Europe that X is from": "In Europe that X is from a …")
+        matched = (p.match(said) for p, _ in _STATEMENTS)
         statement = next(
-            (f.replace("{1}", m.group(1)) for p, f in _STATEMENTS if (m := p.match(said))), ""
+            (
+                f.replace("{1}", m.group(1))
+                for m, (_, f) in zip(matched, _STATEMENTS, strict=True)
+                if m and not m.group(1).startswith(("in ", "on "))
+            ),
+            "",
         )
     elif said.endswith(" is from"):
         topic = f"the country {said.removesuffix(' is from')} is from"

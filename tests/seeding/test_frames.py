@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from builder.kb.store import KnowledgeStore
-from builder.records.seed import HopSpec
+from builder.records.seed import Constraint, HopSpec
 from builder.seeding.facts import Facts
 from builder.seeding.frames import _with_facts
 from builder.seeding.lint import text_problems
@@ -47,6 +47,7 @@ MORE_PROPS = {
     "P22": ("father", "wikibase-item"),
     "P20": ("place of death", "wikibase-item"),
     "P170": ("creator", "wikibase-item"),
+    "P30": ("continent", "wikibase-item"),
 }
 
 
@@ -76,6 +77,8 @@ def _world() -> list[tuple]:  # type: ignore[type-arg]
         ent("L:sex", "Sex, Lies, and Videotape", FILM, {"P86": "L:reznor"}),
         ent("Q3305213", "painting"),
         ent("L:kiss", "The Kiss", "Q3305213"),
+        ent("Q5107", "continent"),
+        ent("L:europe", "Europe", "Q5107"),
     ]
 
 
@@ -343,3 +346,14 @@ def test_another_question_about_the_leader_ends_with_them(realizer: Realizer) ->
     )
     _clean(question)
     _clean(known)
+
+
+def test_a_country_of_several_is_said_by_its_phrase(realizer: Realizer) -> None:
+    european = HopSpec(link="P27", constraints=[Constraint(property="P30", value="L:europe")])
+    question = realizer.question([SOUL, european, HopSpec(link="P35"), HopSpec(link="P569")])
+    # the one of the composer's countries in Europe: a lead by the country's phrase, never
+    # "In Europe that Soul's composer is from a country …"
+    lead, ask = lead_and_ask(question)
+    assert "the country in Europe that Soul's composer is from" in lead
+    assert ask == "When was its head of state born?"
+    _clean(question)
