@@ -1,29 +1,32 @@
-"""A chain through a country, said the way a person asks it (issue 11): the question comes
-first, the country is named by who or what it belongs to, and a fact remembered about a
-person sits next to that person, said once.
+"""A chain through a country, said the way a person asks it (issue 11): the country is named
+by who or what it belongs to, said first where more follows it, and a fact remembered about
+a person sits next to that person, said once.
 
 The chains this covers are a person or thing (any first hops), their country (citizenship,
 P27, or the country a thing is in, P17), optionally that country's largest or smallest
 neighbour (P47, inverse, ranked by area or population, or by a vague "biggest"), and then
 either the country's leader (P6, P35) in a year, with or without a fact of theirs and a
-last question about them (birth or death date), or one fact of the neighbour (its
-currency, capital, area…). They are the four-hop shape most of a build's questions take::
+last question about them (birth or death date, or one ending with them: their father), or
+one fact of the neighbour (its currency, capital, area…). They are the four-hop shape most
+of a build's questions take::
 
-    Who led the government in 1957 of the largest country by area that borders the country
-    Soul's composer is from?
-    I'm thinking of the 1998 Nobel Prize in Physics winner who was born in 1950. In 1968,
-    who led the government of their country's largest neighbour by area? I think it was
-    someone born in 1929.
-    In 1963, someone born in 1912 led the government of the country where Biogen is
-    headquartered. When did they die?
+    Who was head of state of the Ballon d'Or winner's country?
+    The 1986 Turing Award winner born in 1928 is from a country I'm curious about: in 1963,
+    who led the government of its largest neighbour by area? I think it was someone born in
+    1939.
+    Biogen is headquartered in a country I have a question about. When did the person who
+    led its government in 1963 die? I think they were born in 1912.
 
 not "In the country with the largest area bordering the home country of …, who led the
 government in 1957? I mean the winner born in 1950 and the head of government born in
-1929." Every fact of every hop is said: the year of the office, the ranking and its
-criterion (a vague hop's word where the spec leaves the criterion open), each person's
-facts. No office is named ("prime minister"): where an earlier hop is ambiguous the
-candidate countries' offices differ. Forms are ``style.yaml``'s ``frame`` entries, picked by
-a stable hash of the chain's words.
+1929.", nor "When was the person born who led the government of the smallest country by
+area that borders the country …" (stacked clauses the blind reviewer marked): where a
+neighbour or the leader's birth or death follows, the country is said first (a ``lead``
+or ``lead_topic`` form) and asked about as "its". Every fact of every hop is said: the
+year of the office, the ranking and its criterion (a vague hop's word where the spec leaves
+the criterion open), each person's facts. No office is named ("prime minister"): where an
+earlier hop is ambiguous the candidate countries' offices differ. Forms are ``style.yaml``'s
+``frame`` entries, picked by a stable hash of the chain's words and its facts' properties.
 """
 
 from __future__ import annotations
