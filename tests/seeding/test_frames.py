@@ -357,3 +357,14 @@ def test_a_country_of_several_is_said_by_its_phrase(realizer: Realizer) -> None:
     assert "the country in Europe that Soul's composer is from" in lead
     assert ask == "When was its head of state born?"
     _clean(question)
+
+
+def test_the_leads_vary_across_chains(realizer: Realizer) -> None:
+    # one opener for half the build would read as a template (the blind reviewer marked "I'm
+    # thinking of … who was born in …" repeated across items)
+    heads = [timed("P6", "P580", y) for y in range(1950, 1962)]
+    leads = {
+        lead_and_ask(realizer.question([SOUL, HOME, LARGEST, h]))[0].replace("Soul's composer", "X")
+        for h in heads
+    }
+    assert len(leads) >= 4, leads
