@@ -243,7 +243,7 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
         if facts:
             sentences.append(capitalize(_pick(forms["head_fact"], key).replace("{f}", facts)))
         return _joined(sentences)
-    if facts and _remarked(tail, facts) and (place == IT or place in _OWN):
+    if facts and _remarked(tail, facts) and place == IT:
         # "When did the person who led its government in 1963 die? I think they were born in
         # 1912.", not the riddle "In 1963, someone born in 1912 led its government. When did
         # they die?"
@@ -323,8 +323,12 @@ def _lifts(
 
 def _remarked(tail: HopSpec, facts: str) -> bool:
     """Whether a leader's facts are said after the question about them ("When did … die?
-    I think they were born in 1912."): a question of their death, facts not of it."""
-    return tail.link == "P570" and "died" not in facts and "death" not in facts
+    I think they were born in 1912.", "Who was the father of …? I think they were born in
+    1901."): any question but of their birth or death, or of their death with facts not of
+    it ("When was … born? I think they were born in 1912." would ask what it says)."""
+    if tail.link == "P570":
+        return "died" not in facts and "death" not in facts
+    return tail.link not in _LIFE
 
 
 def _lead(forms: dict[str, list[str]], key: str, said: str) -> str:
