@@ -72,6 +72,9 @@ _STATEMENTS = (
     (re.compile(r"^the country where (.+)$"), "{1} in"),
     (re.compile(r"^the country that hosted (.+)$"), "{1} took place in"),
 )
+# a country phrase with a clause this many words long is said first even before a plain
+# question of its leader
+_LONG_PLACE = 8
 # the first words of a question that may run on after a lead ending in ":"
 _RUN_ON = frozenset({"In", "Who", "When", "What", "Which", "Someone"})
 _DEFAULT = {
@@ -311,8 +314,12 @@ def _lifts(
         return (bool(ranked and ranked[0]) and (asked or not short)) or (
             head is not None and not short
         )
-    if head is None or tail is None:
+    if head is None:
         return False
+    if tail is None:
+        # a long clause before the question's end ("In 1968, who led the government of the
+        # country where the designer of Java was born?", marked stiff): said first
+        return _CLAUSE.search(place) is not None and len(place.split()) >= _LONG_PLACE
     told = r._person_facts(head)
     if told and told[0]:
         # the question, then what is known of the leader (see _remarked); otherwise "In
