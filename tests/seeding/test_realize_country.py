@@ -133,3 +133,12 @@ def test_an_artist_with_a_home_country_is_a_person_from_it(realizer: Realizer) -
     assert ask.startswith("Who was its head of state in 1945? ")
     assert "born in 1884" in question
     assert "I mean" not in question and "of the home country of" not in question
+
+
+def test_a_clauses_preposition_meets_no_from() -> None:
+    # marked a garden path by the blind reviewer: the clause's "in" then the question's "from"
+    assert not readable(
+        "Which country is the head coach of the winner of the league Borussia Dortmund plays "
+        "in from?"
+    )
+    assert readable("Which country is the head coach of FC Barcelona from?")
