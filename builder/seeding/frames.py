@@ -263,6 +263,11 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
     elif long and not lived:
         time = f", {when}," if when else ""
         sentences.append(life.replace("{p}", f"the person who{time} {led}"))
+    elif long and not when and place.startswith("its "):
+        # "When was the head of state of its biggest neighbour born?", not "When was the
+        # person born who was head of state of its biggest neighbour?"
+        holder = "the head of state" if head.link == "P35" else "the person who led the government"
+        sentences.append(life.replace("{p}", f"{holder} of {place}"))
     elif long:
         # the relative clause after the verb ("When was the person born who, in 1957, led …")
         verb = "was the person born" if tail.link == "P569" else "did the person die"

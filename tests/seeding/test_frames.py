@@ -181,10 +181,18 @@ def test_a_long_country_keeps_the_question_verb_first(realizer: Realizer) -> Non
         "When was the person born who, in 1957, led the government of its largest neighbour by "
         "area?"
     )
-    # a version left open says no year at all
+    # a version left open says no year at all, and the leader is asked about by the noun
     open_head = HopSpec(link="P6")
     loose = realizer.question([SOUL, HOME, LARGEST, open_head, HopSpec(link="P569")])
     assert re.search(r"\d{4}", loose) is None
+    assert lead_and_ask(loose)[1] == (
+        "When was the person who led the government of its largest neighbour by area born?"
+    )
+    state = realizer.question([SOUL, HOME, LARGEST, HopSpec(link="P35"), HopSpec(link="P570")])
+    assert (
+        lead_and_ask(state)[1] == "When did the head of state of its largest neighbour by area die?"
+    )
+    assert "person born who" not in loose and "person die who" not in state
     _clean(question)
 
 
