@@ -580,6 +580,9 @@ _CLAUSE_END = (
 _GARDEN_PATH = re.compile(
     rf"\b(?:{_CLAUSE_END}) (?:be )?(?:born|die|pass away|founded|released|introduced|located"
     rf"|formed|made|held|start|end|open|begin|win|come out)\?$|\b(?:of|by) [^?]* in\?$"
+    # "… the league Borussia Dortmund plays in from?": a clause's preposition met by the
+    # question's
+    r"|\b(?:in|at|on|to|with|for) from\?$"
 )
 # the ask said another way because the nested phrase has its verb ("What is the birth date
 # of the head of state of the country where X was born?"): the phrase is said first instead

@@ -16,6 +16,7 @@ from builder.seeding.facts import Facts
 from builder.seeding.lint import text_problems
 from builder.seeding.realize import Realizer, readable
 from tests.ambiguity.minikb import build_store_with, ent
+from tests.seeding.leads import lead_and_ask
 from tests.seeding.test_vague import timed, year
 
 COUNTRY, CITY, PARTY, HUMAN, COMPANY = "Q6256", "Q5119", "Q7278", "Q5", "Q4830453"
@@ -75,7 +76,10 @@ def test_a_capitals_country_is_the_one_it_is_in(realizer: Realizer) -> None:
     chain = [HopSpec(link="P36", anchor="L:soviet"), HopSpec(link="P17"), HopSpec(link="P35")]
     question = realizer.question([*chain, HopSpec(link="P569")])
     assert "the country of the capital" not in question
-    assert "the country the capital of the Soviet Union is in" in question
+    # the country said first, by what is in it ("… is in a country I'm curious about.")
+    lead, ask = lead_and_ask(question)
+    assert "the capital of the Soviet Union is in" in lead.replace("The capital", "the capital")
+    assert ask == "When was its head of state born?"
     assert text_problems(question) == []
 
 
@@ -83,7 +87,7 @@ def test_a_partys_country_is_where_it_is_based(realizer: Realizer) -> None:
     chain = [HopSpec(link="P17", anchor="L:alp"), HopSpec(link="P6"), HopSpec(link="P569")]
     question = realizer.question(chain)
     assert "the country of the Australian Labor Party" not in question
-    assert "the country where the Australian Labor Party is based" in question
+    assert "australian labor party is based" in question.lower()
     # the goal keeps the words its search is measured with
     assert realizer.goals(chain[:1], ["L:au"]) == [
         "Which country is the Australian Labor Party in?"
@@ -93,7 +97,7 @@ def test_a_partys_country_is_where_it_is_based(realizer: Realizer) -> None:
 def test_the_linux_kernel_takes_its_article(realizer: Realizer) -> None:
     chain = [HopSpec(link="P287", anchor="L:linux"), HopSpec(link="P27"), HopSpec(link="P35")]
     question = realizer.question([*chain, HopSpec(link="P569")])
-    assert "the designer of the Linux kernel" in question
+    assert "he designer of the Linux kernel is from" in question
     assert "of Linux kernel" not in question
 
 
@@ -101,10 +105,10 @@ def test_an_office_holder_of_a_name_in_a_year_is_its_possessive(realizer: Realiz
     ceo = timed("P169", "P580", 1982, anchor="L:walmart")
     head = timed("P35", "P580", 1945, constraints=[year("P569", 1884)])
     question = realizer.question([ceo, HopSpec(link="P27"), head, HopSpec(link="P570")])
-    assert question == (
-        "In 1945, someone born in 1884 was head of state of the country Walmart's 1982 CEO is "
-        "from. When did they die?"
-    )
+    lead, ask = lead_and_ask(question)
+    assert "Walmart's 1982 CEO is from" in lead
+    assert ask.startswith("When did the person who was its head of state in 1945 die? ")
+    assert "they were born in 1884" in ask.lower()
     assert "of the home country of" not in question and "I mean" not in question
 
 
@@ -112,7 +116,7 @@ def test_a_citys_country_is_the_one_it_is_in(realizer: Realizer) -> None:
     chain = [HopSpec(link="P17", anchor="L:canberra"), HopSpec(link="P6"), HopSpec(link="P569")]
     question = realizer.question(chain)
     assert "the country of Canberra" not in question
-    assert "the country Canberra is in" in question
+    assert "Canberra is in" in question
     # its clause's last word is no place for the question's verb
     assert not readable(
         "When was the head of government of a country bordering the country Lisbon is in born?"
@@ -124,8 +128,17 @@ def test_an_artist_with_a_home_country_is_a_person_from_it(realizer: Realizer) -
     performed = HopSpec(link="P175", anchor="L:1989")
     head = timed("P35", "P580", 1945, constraints=[year("P569", 1884)])
     question = realizer.question([performed, HopSpec(link="P27"), head])
-    assert question.startswith(
-        "In 1945, who was head of state of the country the artist behind the album 1989 is from?"
-    ), question
+    lead, ask = lead_and_ask(question)
+    assert "the artist behind the album 1989 is from" in lead.replace("The artist", "the artist")
+    assert ask.startswith("Who was its head of state in 1945? ")
     assert "born in 1884" in question
     assert "I mean" not in question and "of the home country of" not in question
+
+
+def test_a_clauses_preposition_meets_no_from() -> None:
+    # marked a garden path by the blind reviewer: the clause's "in" then the question's "from"
+    assert not readable(
+        "Which country is the head coach of the winner of the league Borussia Dortmund plays "
+        "in from?"
+    )
+    assert readable("Which country is the head coach of FC Barcelona from?")

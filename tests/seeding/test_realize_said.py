@@ -9,6 +9,7 @@ from builder.seeding.compose import Intro, compose
 from builder.seeding.lint import text_problems
 from builder.seeding.realize import Realizer, _owned_year, readable
 from builder.seeding.templates import load_templates
+from tests.seeding.leads import lead_and_ask
 from tests.seeding.test_vague import realizer, store, timed, year
 
 __all__ = ["realizer", "store"]
@@ -24,10 +25,10 @@ def test_two_peoples_facts_are_said_of_them_not_after_the_question(
     question = realizer.question([WINNER, HOME, HEAD, HopSpec(link="P570")])
     # the winner's facts on their noun, the head's as a statement about them: no "I mean the
     # winner born in 1867 and the head of government born in 1980." after a long question
-    assert question == (
-        "I'm thinking of the 1903 Nobel Prize in Physics winner who was born in 1867. In 2019, "
-        "someone born in 1980 led their country's government. When did they die?"
-    )
+    lead, ask = lead_and_ask(question)
+    assert "1903 Nobel Prize in Physics winner born in 1867 is from" in lead
+    assert ask.startswith("When did the person who led its government in 2019 die? ")
+    assert "born in 1980" in ask and question.count("1980") == 1
     assert "I mean" not in question and text_problems(question) == []
 
 
@@ -37,10 +38,11 @@ def test_a_persons_facts_are_said_of_their_noun_before_the_question(
     question = realizer.question([WINNER, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
     # "the one born in 1867" after the question could be the head of government: the
     # winner's facts are said of the winner, and the country is theirs
-    assert question == (
-        "This is about the 1903 Nobel Prize in Physics winner who was born in 1867. When was "
-        "the person who led their country's government born?"
-    )
+    # (the country "its" after the lead: not "I'm thinking of the … winner who was born in
+    # 1867. … their country's government", a template opener)
+    lead, ask = lead_and_ask(question)
+    assert "1903 Nobel Prize in Physics winner born in 1867 is from" in lead
+    assert ask == "When was the person who led its government born?"
     # no "What is the birth date of …", no "of the home country of"
     assert not question.startswith("What is the birth date")
     assert "of the home country of" not in question
@@ -49,7 +51,7 @@ def test_a_persons_facts_are_said_of_their_noun_before_the_question(
 def test_an_offices_year_follows_its_noun(realizer: Realizer) -> None:
     head = HEAD.model_copy(update={"constraints": []})
     question = realizer.question([WINNER, HOME, head, HopSpec(link="P570")])
-    assert "the person who led their country's government in 2019 die?" in question
+    assert question.endswith(": when did the person who led its government in 2019 die?")
     assert "the 2019 head" not in question
     # hop goals keep the words they are searched with
     goals = realizer.goals([WINNER, HOME, head], ["L:curie", "L:nz", "L:ardern"])
@@ -68,18 +70,19 @@ def test_a_country_is_said_by_what_happened_there(realizer: Realizer) -> None:
     # a company's country is where it is based, not "its country"
     made = HopSpec(link="P178", anchor="L:pulp")
     question = realizer.question([made, country, HopSpec(link="P6")])
-    assert "the country where the developer of Pulp Fiction is based" in question
+    assert "developer of Pulp Fiction is based" in question
 
 
 def test_a_country_said_first_is_where_the_question_happens(realizer: Realizer) -> None:
     died = HopSpec(link="P20", anchor="L:ardern")
     chain = [died, HopSpec(link="P17"), HopSpec(link="P6"), HopSpec(link="P570")]
     # "… where Jacinda Ardern died die?" reads as broken; the country is said first and its
-    # head asked about in a question of its own
+    # head asked about in a question of its own (not "When did the person die who led the
+    # government of the country where Jacinda Ardern died?")
     question = realizer.question(chain)
-    assert question == (
-        "When did the person die who led the government of the country where Jacinda Ardern died?"
-    )
+    lead, ask = lead_and_ask(question)
+    assert "Jacinda Ardern died" in lead
+    assert ask == "When did the person who led its government die?"
     style = load_templates().style
     intro = [Intro("the country where Nino Rota died", "that country", "its")]
     assert compose(style, intro, "When did the head of government of that country die?") == (
@@ -113,10 +116,9 @@ def test_a_name_takes_a_possessive_before_a_noun_of_people(realizer: Realizer) -
     directed = HopSpec(link="P57", anchor="L:pulp")
     question = realizer.question([directed, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
     # one possessive at a time: not "Pulp Fiction's director's home country"
-    assert question == (
-        "When was the person born who led the government of the country Pulp Fiction's "
-        "director is from?"
-    )
+    lead, ask = lead_and_ask(question)
+    assert "Pulp Fiction's director is from" in lead
+    assert ask == "When was the person who led its government born?"
     assert "of the director of" not in question and "director's" not in question
 
 
@@ -180,21 +182,20 @@ def test_a_country_is_what_its_person_is_from_and_its_head_its_own_question(
     # a place the country is known by keeps its words and goes first
     born = [physics, HopSpec(link="P19"), HopSpec(link="P17"), HopSpec(link="P6")]
     question = realizer.question([*born, HopSpec(link="P569")])
-    assert question == (
-        "When was the person born who led the government of the country where the Nobel Prize "
-        "in Physics winner was born?"
-    )
+    lead, ask = lead_and_ask(question)
+    assert "Nobel Prize in Physics winner was born" in lead
+    assert ask == "When was the person who led its government born?"
     assert "of the home country of" not in question
 
 
 def test_a_heads_facts_are_a_statement_about_the_country(realizer: Realizer) -> None:
     winner = WINNER.model_copy(update={"constraints": []})
     question = realizer.question([winner, HOME, HEAD, HopSpec(link="P570")])
-    # what the country had then, the year where a person says it
-    assert question == (
-        "In 2019, someone born in 1980 led the government of the 1903 Nobel Prize in Physics "
-        "winner's country. When did they die?"
-    )
+    # the question, then what is known of the leader
+    lead, ask = lead_and_ask(question)
+    assert "1903 Nobel Prize in Physics winner" in lead
+    assert ask.startswith("When did the person who led its government in 2019 die? ")
+    assert "born in 1980" in ask
     assert realizer.question([winner, HOME, HEAD]) == (
         "In 2019, who led the government of the 1903 Nobel Prize in Physics winner's country? "
         "I think it was someone born in 1980."
@@ -206,10 +207,9 @@ def test_a_heads_facts_are_a_statement_about_the_country(realizer: Realizer) -> 
     )
     # a country known by what happened there: "the country where X died"
     died = [HopSpec(link="P20", anchor="L:ardern"), HopSpec(link="P17"), HEAD]
-    assert realizer.question([*died, HopSpec(link="P570")]) == (
-        "In 2019, someone born in 1980 led the government of the country where Jacinda Ardern "
-        "died. When did they die?"
-    )
+    lead, ask = lead_and_ask(realizer.question([*died, HopSpec(link="P570")]))
+    assert "Jacinda Ardern died" in lead
+    assert ask.startswith("When did the person who led its government in 2019 die? ")
 
 
 def test_an_ambiguous_hops_vague_word_keeps_the_nested_wording(realizer: Realizer) -> None:
@@ -234,13 +234,9 @@ def test_a_persons_facts_are_said_first_where_their_home_country_follows(
     border = HopSpec(link="P47", link_inverse=True, class_id="Q6256")
     chain = [WINNER, HOME, border, HopSpec(link="P6")]
     question = realizer.question(chain)
-    assert question.startswith(
-        (
-            "This is about the 1903 Nobel Prize in Physics winner who was born in 1867. ",
-            "I'm thinking of the 1903 Nobel Prize in Physics winner who was born in 1867. ",
-        )
-    ), question
-    assert question.endswith("a country that borders their country?")
+    lead, ask = lead_and_ask(question)
+    assert "1903 Nobel Prize in Physics winner born in 1867 is from" in lead
+    assert ask == "Who led the government of one of its neighbours?"
     assert "I mean" not in question
     assert text_problems(question) == []
 
