@@ -138,3 +138,10 @@ def test_no_domain_keeps_more_than_its_capped_share() -> None:
     # without the cap the richer academic samples crowd out the others
     loose = select_mix(pool, MixTarget(min_samples=30, min_per_domain=5, max_domain_factor=99))
     assert Counter(s.domain for s in loose.kept)["academic"] > 15
+
+
+def test_the_cap_is_the_even_share_times_the_factor() -> None:
+    from builder.ambiguity.mix import domain_cap
+
+    assert domain_cap(MixTarget(min_samples=400), 11) == 80  # 2.2 x 400 / 11, not 81
+    assert domain_cap(MixTarget(min_samples=400, min_per_domain=90), 11) == 90
