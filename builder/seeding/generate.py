@@ -115,7 +115,8 @@ def iter_seeds(
             # longer chains leave room for more ambiguous checkpoints but read worse (blind
             # ratings: two hops 4.6 of 5, four 2.65): half the topics try the longest first.
             # At three in four, the README build kept 258 four-hop samples of 400 and 17
-            # hard ones; at one in two 196 and 14 (one in four: 168 and 11)
+            # hard ones; at one in two 196 and 14 (one in four: 168 and 11; before cutting
+            # unneeded hops, builder.ambiguity.trim)
             first = hi if rng.random() < 0.5 else rng.randint(lo, hi)
             path = None
             for length in range(first, lo - 1, -1):
