@@ -112,9 +112,13 @@ class ChainContext:
         others = [k for k in self.people() if k != target]
         if not all(pronoun_of(self.facts, k) not in ("", pronoun) for k in others):
             pronoun = ""
-        spec = self.specs[hop]
-        noun = "" if spec.link_inverse else load_templates().clue_nouns.get(spec.link, "")
+        noun = self._noun(hop)
         return (noun if noun and others and self.facts.is_human(target) else ""), pronoun
+
+    def _noun(self, hop: int) -> str:
+        """The role noun of hop ``hop``'s person (``nouns`` in clues.yaml), "" if none."""
+        spec = self.specs[hop]
+        return "" if spec.link_inverse else load_templates().clue_nouns.get(spec.link, "")
 
     def person_noun(self, hop: int) -> str:
         """How a reply names hop ``hop``'s person where the chain has another person (its
@@ -122,8 +126,7 @@ class ChainContext:
         its own, whose reply would say another year ("the 1930 one", then "I'm asking about
         2021"); ``nouns`` in clues.yaml. "" otherwise, or where the hop's noun is not
         listed."""
-        spec = self.specs[hop]
-        noun = "" if spec.link_inverse else load_templates().clue_nouns.get(spec.link, "")
+        noun = self._noun(hop)
         anchor = self.specs[0].anchor
         people = sum(self.facts.is_human(k) for k in self.keys)
         people += bool(anchor and self.facts.is_human(anchor))

@@ -49,7 +49,8 @@ class Selection:
     rejects: list[Reject]
 
 
-def _signature(s: Sample) -> tuple[str, tuple[str, ...]]:
+def signature(s: Sample) -> tuple[str, tuple[str, ...]]:
+    """What a sample adds to the mix: its difficulty and its ambiguity types."""
     types = tuple(sorted(c.ambiguity_type for c in s.checkpoints if c.ambiguous))
     return s.difficulty, types
 
@@ -62,7 +63,7 @@ class _Mix:
         self.difficulty: Counter[str] = Counter(s.difficulty for s in samples)
         self.types: Counter[str] = Counter()
         for s in samples:
-            self.types.update(_signature(s)[1])
+            self.types.update(signature(s)[1])
 
     def distance(self, without: tuple[str, tuple[str, ...]] | None = None) -> float:
         """L1 distance of the difficulty shares plus that of the type shares (with one sample
@@ -107,7 +108,7 @@ def _swap_within_groups(
     asked: Counter[str] = Counter(s.question for s in kept)
     spare: dict[tuple[str, tuple[str, ...], str], list[Sample]] = {}
     for s in out:
-        spare.setdefault((*_signature(s), s.domain), []).append(s)
+        spare.setdefault((*signature(s), s.domain), []).append(s)
 
     def swap(i: int, pool: list[Sample], new: Sample) -> None:
         old = kept[i]
@@ -121,14 +122,14 @@ def _swap_within_groups(
         s = kept[i]
         if asked[s.question] < 2:
             continue
-        pool = spare.get((*_signature(s), s.domain), [])
+        pool = spare.get((*signature(s), s.domain), [])
         fresh = [o for o in pool if asked[o.question] == 0]
         if fresh:
             swap(i, pool, min(fresh, key=_words) if prefer_shorter else fresh[0])
     if prefer_shorter:
         for i in sorted(range(len(kept)), key=lambda i: -_words(kept[i])):
             s = kept[i]
-            pool = spare.get((*_signature(s), s.domain), [])
+            pool = spare.get((*signature(s), s.domain), [])
             shorter = [o for o in pool if asked[o.question] == 0 and _words(o) < _words(s)]
             if shorter:
                 swap(i, pool, min(shorter, key=_words))
@@ -172,12 +173,12 @@ def select_mix(samples: Sequence[Sample], target: MixTarget | None = None) -> Se
             s = kept[i]
             if domains[s.domain] <= target.min_per_domain or (over and s.domain not in over):
                 continue
-            key = (*_signature(s), s.domain)
+            key = (*signature(s), s.domain)
             j = stand.get(key)
             if j is None or rank(s) > rank(kept[j]):
                 stand[key] = i
         for i in sorted(stand.values(), reverse=True):
-            d = mix.distance(_signature(kept[i]))
+            d = mix.distance(signature(kept[i]))
             r = rank(kept[i])
             if d < now - 1e-12 and (
                 best is None or d < best[0] - 1e-12 or (d <= best[0] + 1e-12 and r > best[2])
@@ -188,7 +189,7 @@ def select_mix(samples: Sequence[Sample], target: MixTarget | None = None) -> Se
         gone = kept.pop(best[1])
         if over:
             capped.add(gone.id)
-        mix.remove(_signature(gone))
+        mix.remove(signature(gone))
         domains[gone.domain] -= 1
         asked[gone.question] -= 1
         out.append(gone)
@@ -203,7 +204,7 @@ def select_mix(samples: Sequence[Sample], target: MixTarget | None = None) -> Se
                 if s.id in capped
                 else "left out to bring difficulty and type shares closer to the paper's"
             ),
-            detail=f"{s.difficulty}: {', '.join(_signature(s)[1])}; {s.domain}",
+            detail=f"{s.difficulty}: {', '.join(signature(s)[1])}; {s.domain}",
         )
         for s in out
     ]

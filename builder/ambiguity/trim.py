@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from builder.ambiguity.mix import signature
 from builder.records.sample import Sample
 from builder.records.seed import SeedChain
 from builder.seeding.facts import Facts
@@ -76,10 +77,6 @@ def _shape(chain: SeedChain) -> tuple[str, ...]:
     return (first.anchor, first.criterion, *links)
 
 
-def _signature(s: Sample) -> tuple[str, tuple[str, ...]]:
-    return s.difficulty, tuple(sorted(c.ambiguity_type for c in s.checkpoints if c.ambiguous))
-
-
 def shorten(
     facts: Facts,
     kept: Sequence[Sample],
@@ -115,7 +112,7 @@ def shorten(
             # the United States, who led the government in 1957?"): it is asked once
             shape = _shape(piece) if piece is not None else None
             fresh = got is not None and not asked[got.question] and shapes[shape] < MAX_SAME_CUT
-            if got is not None and fresh and _signature(got) == _signature(s):
+            if got is not None and fresh and signature(got) == signature(s):
                 moves = got.domain != s.domain
                 if not moves or (
                     domains[s.domain] > min_per_domain
