@@ -171,7 +171,8 @@ def chain_from_specs(
         if spec.link and not spec.link_inverse:
             dtype = facts.datatype(spec.link) or ""
             kind = "entity" if dtype == "wikibase-item" else literal_kind(dtype) or "string"
-        ev = hop_evidence(facts, spec, prev, key)
+        # (hop 1 may start from a named entity, as the search's anchored options do)
+        ev = hop_evidence(facts, spec, prev or spec.anchor or None, key)
         if not ev:
             raise StageError(f"{seed_id} hop {i}: no page that search finds states the fact")
         path.append(Step(Option(spec, key, kind, "given"), ev, {}))

@@ -27,6 +27,10 @@ CLUE_ONLY_PROPS = frozenset({"P21"})
 CONSTRAINT_TYPES = frozenset({"wikibase-item", "time"})
 LITERAL_TYPES = frozenset({"time", "quantity", "string", "monolingualtext"})
 MAX_CLUSTER = 60
+# value classes a multi-valued relation's hop may name to narrow it ("the club Cristiano
+# Ronaldo played for in Italy"): a player's teams are clubs and a national team, and only the
+# club's noun ("club") is not also every other value's ("team")
+CLASS_NARROWED: dict[str, frozenset[str]] = {"P54": frozenset({"Q476028"})}
 MAX_CLASS_GROUP = 400  # superlatives over a whole class only for classes this small
 
 
@@ -119,17 +123,23 @@ def narrow_all(
     prev: str | None,
     extra: list[Constraint],
     limit: int = 3,
+    accept: Callable[[HopSpec], bool] | None = None,
 ) -> list[HopSpec]:
-    """Every single added fact that singles out the target (up to ``limit``), else the greedy
-    narrowing: several variants let the chain search keep the one that also runs from other
-    starting points."""
+    """Every single added fact that singles out the target (up to ``limit``, counting only
+    variants ``accept`` takes), else the greedy narrowing: several variants let the chain
+    search keep the one that also runs from other starting points. (A fact the certifier
+    cannot decide for every value, such as the city of a national team, would otherwise
+    crowd out one it can, such as the country.)"""
     found = fits(facts, base, prev)
     if target not in found:
         return []
     out = []
     for c in extra:
         if c not in base.constraints and [k for k in found if facts.holds(k, c)] == [target]:
-            out.append(base.model_copy(update={"constraints": [*base.constraints, c]}))
+            one = base.model_copy(update={"constraints": [*base.constraints, c]})
+            if accept is not None and not accept(one):
+                continue
+            out.append(one)
             if len(out) >= limit:
                 break
     if not out:
@@ -204,10 +214,13 @@ def link_options(
     prev: str,
     inverse_props: Iterable[str],
     dated: Callable[[str], bool] | None = None,
+    accept: Callable[[HopSpec, str], bool] | None = None,
 ) -> list[Option]:
     """Later-hop descriptions from ``prev``: single-valued relations, time-pinned versions,
-    multi-valued relations narrowed by a fact of the value, and reverse relations. A quantity
-    that changes over time (``dated``) is asked only at the date of its statement."""
+    multi-valued relations narrowed by a fact of the value (and by its class where
+    :data:`CLASS_NARROWED` allows), and reverse relations. A quantity that changes over time
+    (``dated``) is asked only at the date of its statement. ``accept(spec, answer)``: which
+    narrowed variants count towards their limit (the certifier's)."""
     ent = facts.entity(prev)
     if ent is None:
         return []
@@ -234,10 +247,19 @@ def link_options(
             out.append(Option(HopSpec(link=pid), keys[0], kind, "link"))
         elif len(keys) >= 2 and kind == "entity":
             for k in keys:
-                for spec in narrow_all(
-                    facts, HopSpec(link=pid), k, prev, fact_constraints(facts, k)
-                ):
-                    out.append(Option(spec, k, kind, "narrowed"))
+                ok = None if accept is None else (lambda spec, k=k: accept(spec, k))
+                bases = [HopSpec(link=pid)]
+                cls = home_class(facts, k)
+                if cls in CLASS_NARROWED.get(pid, frozenset()):
+                    typed = HopSpec(link=pid, class_id=cls)
+                    if fits(facts, typed, prev) == [k]:
+                        out.append(Option(typed, k, kind, "narrowed"))
+                    else:
+                        bases.append(typed)
+                for base in bases:
+                    cons = fact_constraints(facts, k)
+                    for spec in narrow_all(facts, base, k, prev, cons, accept=ok):
+                        out.append(Option(spec, k, kind, "narrowed"))
     for pid in inverse_props:
         if not 0 < facts.count(pid, prev) <= MAX_CLUSTER:
             continue

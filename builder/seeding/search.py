@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from builder.records.sample import Evidence
@@ -224,7 +225,8 @@ class ChainBuilder:
             for anchor in subjects:
                 if self.facts.entity(anchor) is None:
                     continue
-                for o in link_options(self.facts, anchor, [], self.certifier.completeness.dated):
+                dated = self.certifier.completeness.dated
+                for o in link_options(self.facts, anchor, [], dated, self._accept(anchor)):
                     if o.answer_kind != "entity" or o.answer_key == anchor:
                         continue
                     spec = o.spec.model_copy(update={"anchor": anchor})
@@ -259,6 +261,15 @@ class ChainBuilder:
                 ]
             out += self._aligned[(prev, year)]
         return out
+
+    def _accept(self, prev: str) -> Callable[[HopSpec, str], bool]:
+        """Whether a hop from ``prev`` to an answer is certified (narrowed variants count
+        towards their limit only then)."""
+
+        def accept(spec: HopSpec, answer: str) -> bool:
+            return not isinstance(self.certifier.hop(spec, prev, answer), Refusal)
+
+        return accept
 
     def _certified(self, opt: Option, prev: str | None) -> bool:
         """Only descriptions unique in the real world (see :mod:`builder.validity`)."""
@@ -318,7 +329,11 @@ class ChainBuilder:
         final = len(path) + 1 == length
         if prev not in self._links:
             self._links[prev] = link_options(
-                self.facts, prev, self.inverse_props, self.certifier.completeness.dated
+                self.facts,
+                prev,
+                self.inverse_props,
+                self.certifier.completeness.dated,
+                self._accept(prev),
             )
         years = tuple(self._years(path))
         opts = [

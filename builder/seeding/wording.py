@@ -273,6 +273,10 @@ class Wording:
             update = {"of": rel.named_of or rel.of, "ask": rel.named_ask or rel.ask}
             rel = rel.model_copy(update=update)
         noun = self._value_noun(named, spec.link) if named and rel.typed_of else ""
+        if rel.typed_of and spec.class_id and spec.link and not spec.link_inverse:
+            # the hop names its value's class ("the club Cristiano Ronaldo played for")
+            noun = self.class_noun(spec.class_id)
+            noun = self.t.style.short.get(noun, noun)
         if noun:
             # "the film that won the Academy Award for Best Animated Feature": every value
             # the name has for the relation is of that class
