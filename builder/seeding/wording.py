@@ -543,9 +543,12 @@ class Wording:
         stranded = _STRANDED.match(q)
         if stranded and re.search(r" (?:where|that|who|which) ", x):
             # after a clause the preposition goes first: "In which country is the place where
-            # that band was formed?", not "Which country is the place where … formed in?"
+            # that band was formed?", not "Which country is the place where … formed in?";
+            # only the ask's own preposition, not the clause's ("What was the winner of the
+            # league that team plays in?")
             wh, rest, prep = stranded.groups()
-            q = f"{prep.capitalize()} {wh.lower()} {rest}?"
+            if q.endswith(f"{x} {prep}?"):
+                q = f"{prep.capitalize()} {wh.lower()} {rest}?"
         if x.startswith("those "):
             for one, many in (("is", "are"), ("was", "were"), ("does", "do"), ("has", "have")):
                 q = q.replace(f" {one} {x}", f" {many} {x}")

@@ -325,6 +325,11 @@ def test_a_preposition_goes_first_after_a_clause(realizer: Realizer) -> None:
     assert realizer.ask(country, "that city") == "Which country is that city in?"
     formed = "the place where that band was formed"
     assert realizer.ask(country, formed) == f"In which country is {formed}?"
+    # the clause's own preposition stays where it is ("… plays in?", not "In what was …")
+    league = "the league that club plays in"
+    assert realizer.ask(country, league) == f"In which country is {league}?"
+    winner = HopSpec(link="P1346", qualifier="P585", qualifier_value="+2020-00-00T00:00:00Z")
+    assert realizer.ask(winner, league) == f"What was the 2020 winner of {league}?"
 
 
 def test_one_of_several_is_asked_as_a_person_would() -> None:
