@@ -346,7 +346,11 @@ class Wording:
             front = not named or (self.said and spec.constraints)
             said_ref = self.said and spec.constraints and x.startswith(("that ", "those "))
             said_name = self.said and bool(spec.constraints) and re.match(r"[A-Z]", x) is not None
-            if marker and front and (re.match(r"(?:the|a|an) ", x) or said_ref or said_name):
+            # a name's thing with facts of its own ("Lionel Messi's club founded in 1970"): a
+            # final "in 2023" would read as one more of them
+            owned = re.match(r"[A-Z][^,]*'s \w", x) is not None and " in " in x
+            described = re.match(r"(?:the|a|an) ", x) or said_ref or said_name or owned
+            if marker and front and described:
                 of = self._time_before(of, spec, marker)
             else:
                 of = f"{of} {q}"

@@ -42,6 +42,7 @@ PLAYER, JUVE, MADRID, UNITED, PORTUGAL = (
 PROPS = {
     "P54": ("member of sports team", "wikibase-item"),
     "P131": ("located in the administrative territorial entity", "wikibase-item"),
+    "P286": ("head coach", "wikibase-item"),
 }
 ITALY = Constraint(property="P17", value="L:italy", value_label="Italy")
 FOUNDED_1897 = Constraint(
@@ -49,13 +50,13 @@ FOUNDED_1897 = Constraint(
 )
 
 
-def _club(eid: str, label: str, city: str, country: str, founded: str) -> object:
+def _club(eid: str, label: str, city: str, country: str, founded: str, **more: object) -> object:
     town, land = (k.removeprefix("L:").capitalize() for k in (city, country))
     return ent(
         eid,
         label,
         CLUB,
-        {"P17": country, "P131": city, "P571": founded},
+        {"P17": country, "P131": city, "P571": founded, **more},
         f"{label} is an association football club based in {town}, {land}, founded in {founded}.",
     )
 
@@ -74,7 +75,21 @@ def world() -> list[object]:
         ent("L:turin", "Turin", CITY, {"P17": "L:italy"}, "Turin is a city in Italy."),
         ent("L:madrid", "Madrid", CITY, {"P17": "L:spain"}, "Madrid is a city in Spain."),
         ent("L:manchester", "Manchester", CITY, {"P17": "L:uk"}, "Manchester is a city."),
-        _club(JUVE, "Juventus", "L:turin", "L:italy", "1897"),
+        _club(
+            JUVE,
+            "Juventus",
+            "L:turin",
+            "L:italy",
+            "1897",
+            P286={"v": "L:allegri", "P580": "2014", "P582": "2019"},
+        ),
+        ent(
+            "L:allegri",
+            "Massimiliano Allegri",
+            HUMAN,
+            {"P569": "1967-08-11"},
+            "Massimiliano Allegri (born 11 August 1967) coached Juventus from 2014 to 2019.",
+        ),
         _club(MADRID, "Real Madrid", "L:madrid", "L:spain", "1902"),
         _club(UNITED, "Manchester United", "L:manchester", "L:uk", "1878"),
         # a national team has no founding year in this world: facts about it are unknown
@@ -170,6 +185,19 @@ def test_the_club_hop_reads_club_and_the_team_hop_team(kb: KnowledgeStore) -> No
     assert r.question([club]) == "Which club in Italy did Cristiano Ronaldo play for?"
     team = club.model_copy(update={"class_id": ""})
     assert r.question([team]) == "Which team in Italy did Cristiano Ronaldo play for?"
+
+
+def test_a_clubs_year_and_possessive_read_before_its_facts(kb: KnowledgeStore) -> None:
+    """Not "the head coach of Cristiano Ronaldo's club founded in 1897 in 2016" (the year
+    reads as another fact of the club) nor "Cristiano Ronaldo's club founded in 1897's
+    head coach"."""
+    r = Realizer(Facts(kb))
+    club = HopSpec(link="P54", anchor=PLAYER, class_id=CLUB, constraints=[FOUNDED_1897])
+    coach = HopSpec(link="P286", qualifier="P580", qualifier_value=_year(2016))
+    assert r.question([club, coach, HopSpec(link="P569")]) == (
+        "When was the head coach in 2016 of Cristiano Ronaldo's club founded in 1897 born?"
+    )
+    assert "1897's" not in r.question([club, coach, HopSpec(link="P569")])
 
 
 def test_in_a_year_the_national_team_is_one_of_the_teams_but_no_club(kb: KnowledgeStore) -> None:
