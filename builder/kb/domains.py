@@ -132,6 +132,8 @@ DOMAIN_CLASSES: dict[str, dict[str, str]] = {
         "L:class-court-case": "court case",
         "L:class-government-office": "government office",
         "L:class-election": "election",
+        "L:class-peace-prize": "peace prize",
+        "L:class-ngo": "non-governmental organization",
     },
 }
 
@@ -171,6 +173,10 @@ OCCUPATION_DOMAINS: dict[str, str] = {
     "Q40348": "law_policy",  # lawyer
     "Q116": "law_policy",  # monarch
     "Q193391": "law_policy",  # diplomat
+    "L:occ-activist": "law_policy",
+    "L:occ-journalist": "law_policy",
+    "L:occ-religious-leader": "law_policy",
+    "L:occ-missionary": "law_policy",
 }
 
 CLASS_DOMAIN: dict[str, str] = {

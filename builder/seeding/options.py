@@ -348,13 +348,25 @@ def _recalled(
     Madrid in 2011, who was born in Setúbal"): the fact another version's holder does not
     share, so that a misremembered fact points at someone else (factual ambiguity)."""
     others = {t.value_key for t in timed} - {target}
+    own = _own_class(facts, spec, prev, target)
     out = []
     for c in fact_constraints(facts, target):
         if c.property not in RECALLED or (others and all(facts.holds(o, c) for o in others)):
             continue
-        narrowed = spec.model_copy(update={"constraints": [c]})
+        narrowed = spec.model_copy(update={"constraints": [c], "class_id": own})
         if fits(facts, narrowed, prev) == [target]:
             out.append(Option(narrowed, target, "entity", "version"))
         if len(out) >= MAX_RECALLED:
             break
     return out
+
+
+def _own_class(facts: Facts, spec: HopSpec, prev: str, target: str) -> str:
+    """The target's class where the version's other holders include something not of it (a
+    prize shared by a person and an organization), else "": "the 2007 winner born in 1948"
+    is then said of the people among the winners only, since whether an organization was
+    born in 1948 is nothing the store knows (it has no date of birth), and the certifier
+    would refuse the description as undecidable."""
+    cls = home_class(facts, target)
+    held = [k for k in fits(facts, spec, prev) if k != target]
+    return cls if cls and any(cls not in facts.classes(k) for k in held) else ""
