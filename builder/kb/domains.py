@@ -63,6 +63,7 @@ DOMAIN_CLASSES: dict[str, dict[str, str]] = {
         "L:class-stock-index": "stock market index",
         "L:class-industry": "industry",
         "Q66344": "central bank",
+        "L:class-economics-prize": "economics prize",
     },
     "sports": {
         "Q476028": "association football club",

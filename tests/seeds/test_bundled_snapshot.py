@@ -229,3 +229,55 @@ def test_build_refuses_bad_declarations(tmp_path: Path) -> None:
     ):
         assert needle in run.stderr, (needle, run.stderr)
     assert not (tmp_path / "completeness.json").exists()
+
+
+def _year(snak: Snak) -> int | None:
+    value = snak.datavalue.parsed() if snak.datavalue is not None else None
+    return getattr(value, "year", None)
+
+
+def _item(snak: Snak) -> str | None:
+    value = snak.datavalue.parsed() if snak.datavalue is not None else None
+    return value.id if isinstance(value, EntityIdValue) else None
+
+
+def test_economics_prize_is_a_finance_topic_with_every_laureate(
+    store: KnowledgeStore, items: dict[str, Entity]
+) -> None:
+    """Entity ambiguity needs co-laureates of one prize-year; the economics prize supplies them
+    outside the capped academic domain: it is a finance item, its winner list holds every prize
+    from the first (1969) to 2024 with all laureates of shared prizes, each laureate's own P166
+    says the same year, and both declarations (by year and of all time) cover exactly them."""
+    prize = "L:nobel-prize-economics"
+    assert store.domain_of(prize) == "finance"
+    by_year: dict[int, set[str]] = {}
+    for st in items[prize].claims["P1346"]:
+        key = _item(st.mainsnak)
+        (year,) = [_year(q) for q in st.qualifiers["P585"]]
+        assert key is not None and year is not None
+        by_year.setdefault(year, set()).add(key)
+    assert sorted(by_year) == list(range(1969, 2025))
+    laureates = {k for ks in by_year.values() for k in ks}
+    assert len(laureates) == sum(len(ks) for ks in by_year.values()) == 96
+    assert max(len(ks) for ks in by_year.values()) == 3
+    for year, keys in by_year.items():
+        for key in keys:
+            won = {
+                _year(q)
+                for st in items[key].claims.get("P166", [])
+                if _item(st.mainsnak) == prize
+                for q in st.qualifiers.get("P585", [])
+            }
+            assert won == {year}, (key, won)
+            assert items[key].best_values("P569"), key
+    economists = [k for k in laureates if store.domain_of(k) == "finance"]
+    assert len(economists) >= 90  # Nash (academic) and Simon (technology) stay where they are
+    decls = json.loads((SEEDS / "completeness.json").read_text("utf-8"))["declarations"]
+    mine = {d["id"]: d for d in decls if d["subject"] == prize and d["property"] == "P1346"}
+    assert set(mine) == {"nobel-economics-laureates-1969-2024", "nobel-economics-laureates-all"}
+    ranged, whole = (
+        mine["nobel-economics-laureates-1969-2024"],
+        mine["nobel-economics-laureates-all"],
+    )
+    assert (ranged.get("since"), ranged.get("until")) == (1969, 2024)
+    assert (whole.get("since"), whole.get("until")) == (None, None)
