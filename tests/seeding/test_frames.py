@@ -43,6 +43,7 @@ MORE_PROPS = {
     "P570": ("date of death", "time"),
     "P38": ("currency", "wikibase-item"),
     "P527": ("has part", "wikibase-item"),
+    "P175": ("performer", "wikibase-item"),
     "P1308": ("officeholder", "wikibase-item"),
     "P22": ("father", "wikibase-item"),
     "P20": ("place of death", "wikibase-item"),
@@ -74,6 +75,7 @@ def _world() -> list[tuple]:  # type: ignore[type-arg]
         ent("Q215380", "musical group"),
         ent("L:yorke", "Thom Yorke", HUMAN, {"P569": "1968"}),
         ent("L:radiohead", "Radiohead", "Q215380", {"P527": "L:yorke"}),
+        ent("L:ok-computer", "OK Computer", None, {"P175": "L:radiohead"}),
         ent("L:sex", "Sex, Lies, and Videotape", FILM, {"P86": "L:reznor"}),
         ent("Q3305213", "painting"),
         ent("L:kiss", "The Kiss", "Q3305213"),
@@ -265,6 +267,17 @@ def test_one_of_several_is_not_a_possessive(realizer: Realizer) -> None:
         "Who led its government in 1976?"
     )
     assert "Radiohead's" not in question
+
+
+def test_the_performers_member_is_a_member_not_a_part(realizer: Realizer) -> None:
+    performer = HopSpec(link="P175", anchor="L:ok-computer")
+    member = HopSpec(link="P527", constraints=[year("P569", 1968)])
+    question = realizer.question([performer, member, HopSpec(link="P19")])
+    # the band is reached as the album's performer, not named by its class: still its members
+    assert "member of" in question, question
+    assert "a part of" not in question
+    goals = realizer.goals([performer, member], ["L:radiohead", "L:yorke"])
+    assert "a part of" not in goals[1] and "member" in goals[1], goals
 
 
 def test_a_neighbours_fact_in_a_year_says_the_year_first(realizer: Realizer) -> None:
