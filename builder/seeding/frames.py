@@ -1,6 +1,9 @@
-"""A chain through a country, said the way a person asks it (issue 11): the country is named
-by who or what it belongs to, said first where more follows it, and a fact remembered about
-a person sits next to that person, said once.
+"""A chain through a country, said the way a person asks it (issue 11): one direct question
+with the country by whose it is ("the Turing Award winner's home country", "the country whose
+team won the FIFA World Cup"), its neighbour by a compact relative form ("the smallest
+country bordering …"), its leader by the noun of the office's kind ("the head of state",
+"the head of government"), and a remembered fact of a person said once, briefly, in a short
+sentence after the question ("I think the winner was born in 1947.").
 
 The chains this covers are a person or thing (any first hops), their country (citizenship,
 P27, or the country a thing is in, P17), optionally that country's largest or smallest
@@ -10,23 +13,27 @@ last question about them (birth or death date, or one ending with them: their fa
 one fact of the neighbour (its currency, capital, area…). They are the four-hop shape most
 of a build's questions take::
 
-    Who was head of state of the Ballon d'Or winner's country?
-    The 1986 Turing Award winner born in 1928 is from a country I'm curious about: in 1963,
-    who led the government of its largest neighbour by area? I think it was someone born in
-    1939.
-    Biogen is headquartered in a country I have a question about. When did the person who
-    led its government in 1963 die? I think they were born in 1912.
+    Who was the head of state of the Ballon d'Or winner's home country?
+    In 1963, who was the head of government of the largest country by area bordering the
+    country the 1986 Turing Award winner is from? I think the winner was born in 1928, and
+    the head of government in 1939.
+    When did the head of government of the country where Biogen is headquartered die? I
+    mean the one in 1963. I think they were born in 1912.
 
-not "In the country with the largest area bordering the home country of …, who led the
-government in 1957? I mean the winner born in 1950 and the head of government born in
-1929.", nor "When was the person born who led the government of the smallest country by
-area that borders the country …" (stacked clauses the blind reviewer marked): where a
-neighbour or the leader's birth or death follows, the country is said first (a ``lead``
-or ``lead_topic`` form) and asked about as "its". Every fact of every hop is said: the
-year of the office, the ranking and its criterion (a vague hop's word where the spec leaves
-the criterion open), each person's facts. No office is named ("prime minister"): where an
-earlier hop is ambiguous the candidate countries' offices differ. Forms are ``style.yaml``'s
-``frame`` entries, picked by a stable hash of the chain's words and its facts' properties.
+not a lead sentence before the question ("Linus Torvalds is from a country I'm curious
+about: …", "Take the country … is from:", marked as filler by the blind raters), nor facts
+stacked into a noun phrase ("Paris Saint-Germain's 2018 head coach born in 1972"), nor
+"the person who led its government" or "its smallest neighbour by area" (database wording).
+The office's year goes after a possessive country ("the head of government of Yann
+Martel's home country in 1963"), first where the question is about the leader and nothing
+more ("In 1968, who was the head of government of the country where James Gosling was
+born?"), or in a short sentence after the question where a clause would take it as its own
+("… die? I mean the one in 1957."). Every fact of every hop is said: the year of the office,
+the ranking and its criterion (a vague hop's word where the spec leaves the criterion open),
+each person's facts. No office is named ("prime minister"): where an earlier hop is
+ambiguous the candidate countries' offices differ. The after-sentences are ``style.yaml``'s
+``frame`` entries, picked by a stable hash of the chain's words and its facts' properties
+(so a misremembered year is worded as the true one would be).
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ from typing import TYPE_CHECKING
 
 from builder.records.seed import HopSpec
 from builder.seeding.compose import stable_index
+from builder.seeding.phrases import fill, ref_noun
 from builder.seeding.text import capitalize
 from builder.seeding.wording import CITIZENSHIP, short_person
 
@@ -56,35 +64,28 @@ _RANKS = {
     "P2046": ("largest", "smallest", " by area"),
     "P1082": ("most populous", "least populous", ""),
 }
-# a phrase with a clause in it: a year after it would read as the clause's
-_CLAUSE = re.compile(r"\b(?:that|who|which|where|whose)\b|\bis (?:from|in)\b")
-# a country said by the pronoun of what was said first
-_OWN = ("their country", "its country")
-# the country said first, in a sentence of its own ("Linus Torvalds is from a country I'm
-# curious about."): the question asks about it as "its" ("its head of state")
-IT = "it"
-# a country as the end of a statement about its person or thing, for the lead ("the country
-# X is from" → "X is from", "the country where X is based" → "X is based in")
-_STATEMENTS = (
-    (re.compile(r"^the country (.+) is from$"), "{1} is from"),
-    (re.compile(r"^(.+)'s country$"), "{1} is from"),
-    (re.compile(r"^the country (.+) is in$"), "{1} is in"),
-    (re.compile(r"^the country where (.+)$"), "{1} in"),
-    (re.compile(r"^the country that hosted (.+)$"), "{1} took place in"),
-)
-# a country phrase with a clause this many words long is said first even before a plain
-# question of its leader
-_LONG_PLACE = 8
-# the first words of a question that may run on after a lead ending in ":"
-_RUN_ON = frozenset({"In", "Who", "When", "What", "Which", "Someone"})
+# the leader's noun, of the office's kind (never the office: the candidates' offices differ)
+_NOUNS = {"P6": "head of government", "P35": "head of state"}
+# a country phrase ending in a clause ("the country X is from", "the country where X died"):
+# a year or a verb right after it would read as the clause's ("… is from in 1968", "… where
+# Elvis Presley died die?"); "the country whose team won …" ends in its noun
+_OPEN = re.compile(r"\b(?:that|who|which|where)\b|\bis (?:from|in)\b|\b(?:is|was) \w+ed\b")
+# a person's phrase this long is not put in a question (the caller words it otherwise)
+_MAX_PERSON = 16
+# a person's or a leader's single year of birth or death ("born in 1912")
+_ONE_YEAR = re.compile(r"^(?:born|died) in (\d{4})$")
 _DEFAULT = {
-    "topic": ["I'm curious about {x}."],
-    "person": ["I'm thinking of {x} who {v}."],
-    "head_fact": ["I think it was someone {f}."],
-    "lead": ["{s} a country I'm curious about."],
-    "lead_topic": ["I'm curious about {x}."],
-    "they_fact": ["I think they {v}."],
+    "fact": ["I think the {n} {v}."],
+    "they": ["I think they {v}."],
+    "year_noun": ["I mean the {n} {w}."],
+    "facts": ["I think the {n} {v}, and the {m} {w}."],
+    "year": ["I mean the one {w}."],
+    "exact": ["I think it was in {y}."],
 }
+# the place of a person's life whose country a chain asks about, (birth, death)
+_LIFE_PLACES = {"P19": "was born", "P20": "died"}
+# the verb a fact of a leader's life answers ("When exactly did they die? I think it was in …")
+_LIFE_VERBS = {"P569": "born", "P570": "died"}
 
 
 def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -> str:
@@ -94,310 +95,244 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
     if parsed is None:
         return ""
     at, border, head, tail = parsed
-    before = specs[at - 1] if at else None
-    country = specs[at]
     forms = {**_DEFAULT, **r.t.style.frame}
-
-    # the person or thing the country belongs to; a person's facts said of them, first
-    own = r._person_facts(before) if before and r._forward(before) else None
-    strip = bool(before and own and own[0] and country.link == CITIZENSHIP and r._person(before))
-    shown = list(specs[:at])
-    if strip and before is not None:
-        shown[-1] = before.model_copy(update={"constraints": []})
-    said = r._said_phrase(shown, vague) if shown else r.anchor_text(country)
-    person = r._owned_person(said)
-    if "{" in person:
-        return ""
-    # a phrase too heavy to nest is said first, and its country is "their"/"its country"
-    heavy = len(person.split()) > 16 or "," in person
-    sentences: list[str] = []
     # (the facts' properties, not their values: a misremembered year is worded as the true
     # one would be)
     key = " ".join(
         s.model_dump_json(exclude={"constraints"}) + " ".join(c.property for c in s.constraints)
         for s in specs
     )
-    lead = _pick(forms["person"], key)
-    born = _born_where(r, specs, at, vague)
-    if strip and own and not country.constraints:
-        # "The 1986 Turing Award winner born in 1928 is from a country I'm curious about.
-        # In 1963, who led the government of its largest neighbour by area?", not "I'm
-        # thinking of the … winner who was born in 1928. … their country's …"
-        sentences.append(_lead(forms, key, f"{_with_facts(person, own)} is from"))
-        place = IT
-    elif strip and own:
-        sentences.append(capitalize(lead.replace("{x}", person).replace("{v}", own[1])))
-        place = "their country"
-    elif born is not None:
-        # "A member of The Beatles born in 1944 died in a country I'm curious about.", not
-        # "the country where a member of The Beatles born in 1944 died"
-        sentences.append(_lead(forms, key, born))
-        place = IT
-    elif country.link == CITIZENSHIP and not heavy:
-        place = f"{person}'s country" if short_person(person) else f"the country {person} is from"
-    else:
-        place = "" if heavy else _thing_country(r, specs, at, person, forms)
-        if not place:
-            # "I'm curious about the club that plays in the Premier League and was founded in
-            # 1899. In 1951, who led the government of its country?"
-            topic = _pick(forms["topic"], key).replace("{x}", person)
-            sentences.append(capitalize(topic))
-            place = "their country" if country.link == CITIZENSHIP else "its country"
-            if country.link != CITIZENSHIP:
-                # "the country where it is based" where the relation says so
-                it = _thing_country(r, specs, at, "it", forms) if at else ""
-                place = it if it.startswith("the country where it ") else place
-    if country.constraints and place != IT:
-        # the one of a person's countries the hop means ("the country in Europe that Linus
-        # Torvalds is from", "their country in Europe")
-        where = _country_facts(r, country)
-        if where is None or country.link != CITIZENSHIP:
-            return ""
-        if place in _OWN:
-            place = f"{place} {where}"
-        else:
-            place = f"the country {where} that {person} is from"
-
-    ranked: tuple[str, str] | None = None
+    # a person's remembered facts are said after the question, not in their noun phrase
+    # ("Paris Saint-Germain's 2018 head coach born in 1972")
+    shown = list(specs)
+    remarks: list[tuple[str, str]] = []
+    known = _known(r, specs, at) if at >= 0 else None
+    if known is not None:
+        i, noun, verbs = known
+        shown[i] = specs[i].model_copy(update={"constraints": []})
+        remarks.append((noun, verbs))
+    # (a named country its neighbour is of: "the United States")
+    place = _place(r, shown, at, vague) if at >= 0 else r.anchor_text(specs[0])
+    if not place:
+        return ""
     if border is not None:
         ranked = _ranked(r, border)
         if ranked is None:
             return ""
-    if place not in _OWN and place != IT and _lifts(border, ranked, head, tail, place, r):
-        # the country said first, then asked about as "its": not "the smallest country by
-        # area that borders the country IBM's 2012 CEO is from", "the biggest neighbour of
-        # the 1991 … winner's country", "the person born who led the government of …"
-        sentences.append(_lead(forms, key, place))
-        place = IT
-    if border is not None and ranked is not None:
         rank, by = ranked
-        if not rank and place == IT and head is not None:
-            place = "one of its neighbours"
-        elif not rank:
-            # a neighbour the leader's facts tell apart ("a country that borders …")
-            if head is None:
-                # "Which country borders the country where the artist who painted The Kiss
-                # died?", not "Which country does the country where … died border?"
-                return "" if tail is not None else f"Which country borders {place}?"
-            place = f"a country that borders {place}"
-        elif place == IT:
-            place = f"its {rank} neighbour{by}"
-        elif place in _OWN:
-            place = f"{place}'s {rank} neighbour{by}"
-        elif place.endswith("'s country"):
-            place = f"the {rank} neighbour{by} of {place}"
+        if not rank and head is None:
+            # "Which country borders the country where the artist who painted The Kiss
+            # died?", not "Which country does the country where … died border?"
+            return (
+                ""
+                if tail is not None
+                else _said(f"Which country borders {place}?", remarks, forms, key)
+            )
+        if not rank:
+            place = f"a country bordering {place}"  # (told apart by its leader's facts)
+        elif head is None and tail is None:
+            return _said(f"What is the {rank} country{by} bordering {place}?", remarks, forms, key)
         else:
-            place = f"the {rank} country{by} that borders {place}"
-        if head is None:
-            if tail is None:
-                which = place.startswith("its ")
-                sentences.append(f"Which country is {place}?" if which else f"What is {place}?")
-            else:
-                # (the raw ask: a place ending "… is from" keeps its preposition there)
-                subject = r._subject(border)
-                when = r._qualifier(tail)
-                if when and (_CLAUSE.search(place) or place.startswith("its ")):
-                    # "In 2023, what was the population of …", not "the population in 2023 of"
-                    timeless = tail.model_copy(update={"qualifier": "", "qualifier_value": ""})
-                    asked = r._ask(timeless, place, subject)
-                    sentences.append(f"{capitalize(when)}, {asked[:1].lower()}{asked[1:]}")
-                else:
-                    sentences.append(r._ask(tail, place, subject))
-            return _joined(sentences)
-    assert head is not None
+            # "the smallest country bordering the 2020 Nobel Prize in Physics winner's home
+            # country", not "its smallest neighbour by area"
+            place = f"the {rank} country{by} bordering {place}"
+    if head is None:
+        assert border is not None and tail is not None
+        return _said(_neighbour_ask(r, border, tail, place), remarks, forms, key)
+    return _leader(r, head, tail, place, border is not None, remarks, forms, key)
 
+
+def _leader(
+    r: Realizer,
+    head: HopSpec,
+    tail: HopSpec | None,
+    place: str,
+    nested: bool,
+    remarks: list[tuple[str, str]],
+    forms: dict[str, list[str]],
+    key: str,
+) -> str:
+    """The question about the leader of ``place`` (a neighbour's where ``nested``), with
+    what is remembered of them and the office's year where a clause would take it."""
+    noun = _NOUNS[head.link]
     when = r._qualifier(head)
-    told = r._person_facts(head)
-    facts = told[0] if told else ""
-    clause = _CLAUSE.search(place) is not None
-    led = _led(head, place)
-    # a year after anything but a person's country would read as part of it ("… neighbour
-    # by area in 1968", "… is from in 1968"): it goes first
-    owned = place in (*_OWN, IT) or (
-        place.endswith("'s country") and " of " not in place and len(place.split()) <= 8
-    )
-    # (and after a year of its own: "the 1903 … winner's country in 2019")
-    long = clause or not owned or re.search(r"\d", place) is not None
-    said_year = re.findall(r"\b\d{4}\b", " ".join([*sentences, place]))
-    same = bool(when) and len(said_year) == 1 and when == f"in {said_year[0]}" and not facts
-    # (after a clause "that year" would read as the clause's: "… is from that year?")
-    same = same and owned and not clause
-    life = _life(r, head, tail)
-    # (the leader's birth or death, worded around "the person who …"; any other question
-    # about them ends with them: "Who was the father of {p}?")
-    lived = tail is not None and tail.link in _LIFE
-    if same:
-        # "… the 2002 Wimbledon men's singles winner is from that year?": the one year said
-        # once ("In 2002, who … the 2002 Wimbledon …" says it twice)
-        ask = f"Who {led} that year?"
-        if tail is not None and (place == IT or not lived):
-            ask = life.replace("{p}", f"the person who {led} that year")
-        elif tail is not None:
-            verb = "was the person born" if tail.link == "P569" else "did the person die"
-            ask = f"When {verb} who {led} that year?"
-        sentences.append(ask)
-        return _joined(sentences)
+    told = r._person_facts(head) or ("", "")
+    # a clause at the end of the place takes any year or verb after it as its own
+    open_ = _OPEN.search(place) is not None
+    years = re.findall(r"\b\d{4}\b", place)
+    # the one year said once ("… the 2002 Wimbledon men's singles winner's home country that
+    # year?", not "In 2002, who … the 2002 …")
+    same = bool(when) and len(years) == 1 and when == f"in {years[0]}"
+    after: list[str] = []
+    holder = f"the {noun} of {place}"
     if tail is None:
-        if when and long:
-            ask = f"{capitalize(when)}, who {led}?"
+        if same:
+            ask = f"Who was {holder} {'at the time' if open_ else 'that year'}?"
+        elif when and (open_ or nested or years):
+            # "In 1968, who was the head of government of the country where James Gosling
+            # was born?", not "… was born in 1968?"
+            ask = f"{capitalize(when)}, who was {holder}?"
         else:
-            ask = f"Who {led} {when}".rstrip() + "?"
-        sentences.append(ask)
-        if facts:
-            sentences.append(capitalize(_pick(forms["head_fact"], key).replace("{f}", facts)))
-        return _joined(sentences)
-    if facts and _remarked(tail, facts) and place == IT:
-        # "When did the person who led its government in 1963 die? I think they were born in
-        # 1912.", not the riddle "In 1963, someone born in 1912 led its government. When did
-        # they die?"
-        they = re.sub(r"\bwas\b", "were", told[1] if told else "")
-        holder = f"the person who {led} {when}".strip()
-        sentences.append(life.replace("{p}", holder))
-        sentences.append(capitalize(_pick(forms["they_fact"], key).replace("{v}", they)))
-    elif facts:
-        said = f"someone {facts} {led}"
-        sentences.append(capitalize(f"{when}, {said}." if when else f"{said}."))
-        again = {"P569": "When exactly were they born?", "P570": "When did they die?"}
-        that = "that head of state" if head.link == "P35" else "that person"
-        sentences.append(again.get(tail.link) or life.replace("{p}", that))
-    elif long and not lived:
-        time = f", {when}," if when else ""
-        sentences.append(life.replace("{p}", f"the person who{time} {led}"))
-    elif long and not when and place.startswith("its "):
-        # "When was the head of state of its biggest neighbour born?", not "When was the
-        # person born who was head of state of its biggest neighbour?"
-        holder = "the head of state" if head.link == "P35" else "the person who led the government"
-        sentences.append(life.replace("{p}", f"{holder} of {place}"))
-    elif long:
-        # the relative clause after the verb ("When was the person born who, in 1957, led …")
-        verb = "was the person born" if tail.link == "P569" else "did the person die"
-        time = f", {when}," if when else ""
-        sentences.append(capitalize(f"When {verb} who{time} {led}?"))
-    elif head.link == "P35" and place == IT and (not when or not lived):
-        # ("Who was the father of its head of state in 2019?"; "… in 2019 born?" would not read)
-        sentences.append(life.replace("{p}", f"its head of state {when}".strip()))
-    elif head.link == "P35" and place in _OWN:
-        sentences.append(life.replace("{p}", f"{place}'s head of state {when}".strip()))
-    elif head.link == "P35" and place.endswith("'s country") and not when:
-        # "When was the head of state of the Turing Award winner's country born?"
-        sentences.append(life.replace("{p}", f"the head of state of {place}"))
+            ask = f"Who was {holder} {when}".rstrip() + "?"
     else:
-        sentences.append(life.replace("{p}", f"the person who {led} {when}".strip()))
-    return _joined(sentences)
+        life = _life(r, head, tail)
+        exact = _exact(tail, told[0])
+        if exact:
+            # "When exactly was … born? I think it was in 1912.", not "When was … born? I
+            # think they were born in 1912." (asking what it says)
+            life = life.replace("When was ", "When exactly was ").replace(
+                "When did ", "When exactly did "
+            )
+        # (not after a place with a year of its own: "… 2012 president in 1968")
+        inline = bool(when) and not same and not open_ and not nested and not years
+        if inline:
+            # "When did the head of government of Yann Martel's home country in 1963 die?"
+            ask = life.replace("{p}", f"{holder} {when}")
+        elif open_ and tail.link in _LIFE:
+            # "In the country where Elvis Presley died, when did the head of government
+            # die?", not "… where Elvis Presley died die?"
+            asked = life.replace("{p}", f"the {noun}")
+            ask = f"In {place}, {asked[:1].lower()}{asked[1:]}"
+        else:
+            ask = life.replace("{p}", holder)
+        if when and not inline:
+            # "I mean the one in 1957." ("the head of state in 2019" where the question ends
+            # with another person: "Who was the father of …?")
+            w = "at the time" if same else when
+            year = forms["year" if tail.link in _LIFE else "year_noun"]
+            after.append(_pick(year, key).replace("{n}", noun).replace("{w}", w))
+        if exact:
+            after.append(_pick(forms["exact"], key).replace("{y}", exact))
+    if told[0] and not (tail is not None and _exact(tail, told[0])):
+        remarks = [*remarks, (noun, told[1])]
+    return _said(ask, remarks, forms, key, after)
 
 
-def _life(r: Realizer, head: HopSpec | None, tail: HopSpec | None) -> str:
-    """The last question, about the leader ``{p}``: "When was {p} born?", "Who was the
-    father of {p}?"; "" when nothing is asked of the leader."""
-    if tail is None or head is None:
+def _neighbour_ask(r: Realizer, border: HopSpec, tail: HopSpec, place: str) -> str:
+    """A fact of the neighbour: "What is the currency of the smallest country bordering …?",
+    "In 2023, what was the population of …" (not "the population in 2023 of …")."""
+    subject = r._subject(border)
+    when = r._qualifier(tail)
+    if when:
+        timeless = tail.model_copy(update={"qualifier": "", "qualifier_value": ""})
+        asked = r._ask(timeless, place, subject)
+        ask = f"{capitalize(when)}, {asked[:1].lower()}{asked[1:]}"
+    else:
+        # (the raw ask: a place ending "… is from" keeps its preposition there)
+        ask = r._ask(tail, place, subject)
+    if _OPEN.search(place) and not ask.endswith(f"{place}?"):
+        return ""  # a verb after the clause ("When was … the country X is from founded?")
+    return ask
+
+
+def _said(
+    ask: str,
+    remarks: Sequence[tuple[str, str]],
+    forms: dict[str, list[str]],
+    key: str,
+    after: Sequence[str] = (),
+) -> str:
+    """The question, then the short sentences after it: the office's year, the people's
+    remembered facts ("I think the winner was born in 1950, and the head of government in
+    1929.")."""
+    if not ask:
         return ""
+    said = [capitalize(ask), *(capitalize(a) for a in after)]
+    if len(remarks) == 1 or (remarks and not remarks[0][0]):
+        # (a person of a vague noun is "they"; a leader's facts then go with the question)
+        for n, v in remarks:
+            form = _pick(forms["fact" if n else "they"], key)
+            said.append(form.replace("{n}", n).replace("{v}", v))
+    elif remarks:
+        (n, v), (m, w) = remarks[0], remarks[-1]
+        form = _pick(forms["facts"], key)
+        said.append(
+            form.replace("{n}", n).replace("{v}", v).replace("{m}", m).replace("{w}", _elided(v, w))
+        )
+    return " ".join(capitalize(s) for s in said)
+
+
+def _elided(first: str, second: str) -> str:
+    """The second of two facts without the verb it shares with the first ("was born in
+    1950" → "was born in 1929" is "in 1929")."""
+    a, b = first.split(), second.split()
+    n = 0
+    while n < min(len(a), len(b)) - 1 and a[n] == b[n] and b[n] != "in":
+        n += 1
+    rest = " ".join(b[n:])
+    return rest if n and rest.startswith("in ") and " and " not in second else second
+
+
+def _exact(tail: HopSpec, facts: str) -> str:
+    """The year a leader's one remembered fact gives of what is asked ("born in 1912" where
+    their birth is asked): the question asks for the exact date; "" otherwise."""
+    m = _ONE_YEAR.match(facts)
+    verb = _LIFE_VERBS.get(tail.link, "")
+    return m.group(1) if m and verb and facts.startswith(verb) else ""
+
+
+def _life(r: Realizer, head: HopSpec, tail: HopSpec) -> str:
+    """The last question, about the leader ``{p}``: "When was {p} born?", "Who was the
+    father of {p}?"."""
     if tail.link in _LIFE:
         return {"P569": "When was {p} born?", "P570": "When did {p} die?"}[tail.link]
     return r.ask(tail, "{p}", r._subject(head))
 
 
-def _lifts(
-    border: HopSpec | None,
-    ranked: tuple[str, str] | None,
-    head: HopSpec | None,
-    tail: HopSpec | None,
-    place: str,
-    r: Realizer,
-) -> bool:
-    """Whether the country is said first, in a lead of its own: before its neighbour (but
-    "Which country borders …?" of an unranked one), and before its leader's birth or death
-    when nothing else is said of the leader ("When was the head of state of the Turing
-    Award winner's country born?" stays one question)."""
-    # a possessive with no year of its own stays ("When was the person who led the
-    # government of Jacinda Ardern's country born?", "Who led the government of a country
-    # that borders the Nobel Prize in Physics winner's country?"); "When was the person born
-    # who led the government of the 1973 … winner's country?" does not
-    short = place.endswith("'s country") and re.search(r"\d", place) is None
-    if border is not None:
-        # ("What is the biggest neighbour of the Turing Award winner's country?" stays)
-        asked = head is not None or tail is not None
-        return (bool(ranked and ranked[0]) and (asked or not short)) or (
-            head is not None and not short
+def _known(r: Realizer, specs: Sequence[HopSpec], at: int) -> tuple[int, str, str] | None:
+    """The person before the country whose facts are said after the question: (their hop,
+    their noun, the facts as a verb phrase: "was born in 1947"): the person whose country
+    it is, or whose birthplace or place of death is in it; None where there is none, or
+    their noun is too vague to say the facts of ("the one", kept next to them)."""
+    country = specs[at]
+    if country.link == CITIZENSHIP and at >= 1:
+        i = at - 1
+    elif country.link == "P17" and at >= 2 and specs[at - 1].link in _LIFE_PLACES:
+        place = specs[at - 1]
+        if not r._forward(place) or place.constraints or place.qualifier:
+            return None
+        i = at - 2
+    else:
+        return None
+    spec = specs[i]
+    if not r._forward(spec) or not r._person(spec):
+        return None
+    own = r._person_facts(spec)
+    if not own or not own[0]:
+        return None
+    subject = r._subject(specs[i - 1]) if i else r._class_of(spec.anchor)
+    rel = r._relation(spec.link, subject)
+    noun = rel.noun or ref_noun(fill(rel.of, p=r.plabel(spec.link)))
+    noun = r.t.style.short.get(noun, noun)
+    # (a noun too vague to say the facts of: "they", the only person said so)
+    return i, "" if noun in r.t.style.remark_weak else noun, own[1]
+
+
+def _place(r: Realizer, shown: Sequence[HopSpec], at: int, vague: Sequence[str]) -> str:
+    """The country by whose it is: "the Turing Award winner's home country", "the home
+    country of the designer of the Linux kernel", "the country where Biogen is headquartered",
+    "the country whose team won the FIFA World Cup"; "" where no such words fit."""
+    country = shown[at]
+    said = r._said_phrase(shown[:at], vague) if at else r.anchor_text(country)
+    person = r._owned_person(said)
+    if "{" in person or len(person.split()) > _MAX_PERSON:
+        return ""
+    if country.link == CITIZENSHIP:
+        if country.constraints:
+            # the one of a person's countries the hop means ("the country in Europe that
+            # Linus Torvalds is from")
+            where = _country_facts(r, country)
+            return f"the country {where} that {person} is from" if where else ""
+        # (not "the country Soul's composer is from", a clause a year or a verb would follow)
+        return (
+            f"{person}'s home country" if short_person(person) else f"the home country of {person}"
         )
-    if head is None:
-        return False
-    if tail is None:
-        # a long clause before the question's end ("In 1968, who led the government of the
-        # country where the designer of Java was born?", marked stiff): said first
-        return _CLAUSE.search(place) is not None and len(place.split()) >= _LONG_PLACE
-    told = r._person_facts(head)
-    if told and told[0]:
-        # the question, then what is known of the leader (see _remarked); otherwise "In
-        # 1963, someone born in 1912 led the government of …. When exactly were they born?"
-        return _remarked(tail, told[0])
-    return not (short and not head.qualifier)
+    if country.constraints:
+        return ""
+    return _thing_country(r, shown, at, person)
 
 
-def _remarked(tail: HopSpec, facts: str) -> bool:
-    """Whether a leader's facts are said after the question about them ("When did … die?
-    I think they were born in 1912.", "Who was the father of …? I think they were born in
-    1901."): any question but of their birth or death, or of their death with facts not of
-    it ("When was … born? I think they were born in 1912." would ask what it says)."""
-    if tail.link == "P570":
-        return "died" not in facts and "death" not in facts
-    return tail.link not in _LIFE
-
-
-def _lead(forms: dict[str, list[str]], key: str, said: str) -> str:
-    """The country said first, in one of the ``lead`` forms around a statement ending where
-    the country goes ("Linus Torvalds is from", "Biogen is headquartered in") or of the
-    ``lead_topic`` forms around the country's phrase ("the country whose club won …");
-    ``said`` is the country's phrase, or a statement where no phrase of the country reads
-    ("the 1998 … winner was born in 1950, in")."""
-    statement, topic = said, ""
-    if said.startswith("the country ") or said.endswith("'s country"):
-        topic = said
-        # (not of "the country in Europe that X is from": "In Europe that X is from a …")
-        matched = (p.match(said) for p, _ in _STATEMENTS)
-        statement = next(
-            (
-                f.replace("{1}", m.group(1))
-                for m, (_, f) in zip(matched, _STATEMENTS, strict=True)
-                if m and not m.group(1).startswith(("in ", "on "))
-            ),
-            "",
-        )
-    elif said.endswith(" is from"):
-        topic = f"the country {said.removesuffix(' is from')} is from"
-    options = [f.replace("{s}", statement) for f in forms["lead"]] if statement else []
-    options += [f.replace("{x}", topic) for f in forms["lead_topic"]] if topic else []
-    return capitalize(_pick(options, key))
-
-
-def _joined(sentences: Sequence[str]) -> str:
-    """The sentences as one text; a lead ending in ":" runs on into the question after it
-    ("… a country I'm curious about: who was its head of state in 2019?")."""
-    out = ""
-    for s in sentences:
-        if out.endswith(":"):
-            if s.split(" ", 1)[0] in _RUN_ON:
-                s = s[:1].lower() + s[1:]
-            else:
-                out = out[:-1] + "."
-        out = f"{out} {s}" if out else s
-    return out[:-1] + "." if out.endswith(":") else out
-
-
-def _with_facts(person: str, own: tuple[str, str]) -> str:
-    """A person with the facts that tell them apart, as the subject of a statement: "the
-    1986 Turing Award winner born in 1928"; a clause after a year or for several facts ("the
-    head coach of Chelsea F.C. in 2024 who was born in 1978"), between commas after a
-    clause of the person's own ("the artist who painted The Kiss, who was born in 1862,")."""
-    if _CLAUSE.search(person) or "," in own[0]:
-        return f"{person}, who {own[1]},"
-    if re.search(r"\d{4}$", person) or " and " in own[0]:
-        return f"{person} who {own[1]}"
-    return f"{person} {own[0]}"
-
-
-def _thing_country(
-    r: Realizer, specs: Sequence[HopSpec], at: int, thing: str, forms: dict[str, list[str]]
-) -> str:
+def _thing_country(r: Realizer, specs: Sequence[HopSpec], at: int, thing: str) -> str:
     """The country of a thing, by what the thing is or does there ("the country where Biogen
     is headquartered", "the country Ghent is in", "the country whose club won the 1995
     Premier League", "the country where Borussia Dortmund plays its home games"); "" when no
@@ -417,30 +352,6 @@ def _thing_country(
     return said if said.startswith("the country whose ") else ""
 
 
-# the place of a person's life whose country a chain asks about, as the verb of a statement
-_LIFE_PLACES = {"P19": "was born", "P20": "died"}
-
-
-def _born_where(r: Realizer, specs: Sequence[HopSpec], at: int, vague: Sequence[str]) -> str | None:
-    """A person with facts, their birthplace (or place of death) and its country, as a
-    statement ending where the country goes: "the 1998 … winner was born in 1950, in", "a
-    member of The Beatles born in 1944 died in"; None for other chains."""
-    if at < 2 or specs[at].link != "P17" or specs[at].constraints:
-        return None
-    place, person = specs[at - 1], specs[at - 2]
-    where = _LIFE_PLACES.get(place.link)
-    if where is None or not r._forward(place) or place.constraints or place.qualifier:
-        return None
-    own = r._person_facts(person) if r._forward(person) else None
-    if not own or not own[0] or not r._person(person):
-        return None
-    shown = [*specs[: at - 2], person.model_copy(update={"constraints": []})]
-    who = r._owned_person(r._said_phrase(shown, vague))
-    if place.link == "P19" and own[0].startswith("born ") and " and " not in own[0]:
-        return f"{who} was {own[0]}, in"  # not "… born in 1950 was born in"
-    return f"{_with_facts(who, own)} {where} in"
-
-
 def _country_facts(r: Realizer, country: HopSpec) -> str | None:
     """A country hop's own facts, reduced ("in Europe"), or None when some do not read so."""
     mods = [r.modifier(c, f"via:{country.link}") for c in country.constraints]
@@ -454,7 +365,15 @@ def _parse(
 ) -> tuple[int, HopSpec | None, HopSpec | None, HopSpec | None] | None:
     """(the country hop's index, the neighbour hop, the leader hop, the hop asked last), or
     None when the chain is not of this module's shape: the first country hop that the rest
-    of the chain fits ("the capital of the country that hosted …" has two)."""
+    of the chain fits ("the capital of the country that hosted …" has two). A chain from a
+    named country to its neighbour ("the smallest country bordering the United States") is
+    at -1, the anchor its country."""
+    first = specs[0] if specs else None
+    if first is not None and first.link == BORDERS and first.anchor:
+        named = r._class_of(first.anchor) == COUNTRY_CLASS
+        parsed = _parse_at(r, specs, vague, -1) if named else None
+        if parsed is not None:
+            return parsed
     for at, s in enumerate(specs):
         if s.link in COUNTRY_LINKS and r._forward(s) and (at or s.anchor):
             parsed = _parse_at(r, specs, vague, at)
@@ -466,11 +385,13 @@ def _parse(
 def _parse_at(
     r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str], at: int
 ) -> tuple[int, HopSpec | None, HopSpec | None, HopSpec | None] | None:
-    if specs[at].qualifier:
+    if at >= 0 and specs[at].qualifier:
         return None
-    if any(i < len(vague) and vague[i] for i in range(at, len(specs))):
+    if any(i < len(vague) and vague[i] for i in range(max(at, 0), len(specs))):
         return None  # (an ambiguous hop's vague word is said in the nested wording)
-    if at == 0:
+    if at < 0:
+        pass
+    elif at == 0:
         human = r.facts.is_human(specs[0].anchor)
         if specs[0].link == CITIZENSHIP and not human:
             return None  # "the country X is from" of a person only
@@ -512,20 +433,6 @@ def _ranked(r: Realizer, border: HopSpec) -> tuple[str, str] | None:
         adjective = r._superlative(border)[0]
         return (adjective, "") if adjective else None
     return "", ""
-
-
-def _led(head: HopSpec, place: str) -> str:
-    """What the leader did, as a verb phrase about ``place``: "led the government of …",
-    "was head of state of …" ("led their country's government", "led its government")."""
-    if place == IT:
-        return "led its government" if head.link == "P6" else "was its head of state"
-    if head.link == "P6":
-        if place in _OWN:
-            return f"led {place}'s government"
-        return f"led the government of {place}"
-    if place in _OWN:
-        return f"was {place}'s head of state"
-    return f"was head of state of {place}"
 
 
 def _pick(options: Sequence[str], key: str) -> str:

@@ -104,8 +104,8 @@ class Realizer(Wording):
                 text = capitalize(nested[1])
                 said = self._theirs(text, shown, remarks, vague)
                 if said:
-                    lead, text, remarks = said
-                    return f"{lead} {text}{self._remark(remarks, specs, text)}"
+                    after, remarks = said
+                    return f"{text} {after}{self._remark(remarks, specs, text)}"
             else:
                 text = self._split_question(shown, vague)
             return text + self._remark(remarks, specs, text)
@@ -115,12 +115,14 @@ class Realizer(Wording):
 
     def _theirs(
         self, text: str, shown: Sequence[HopSpec], remarks: Sequence[Remark], vague: Sequence[str]
-    ) -> tuple[str, str, list[Remark]] | None:
-        """A person's facts said of them first where the question goes on to their home
-        country ("I'm thinking of the 2001 Turing Award winner who was born in 1930. Who led
-        the government of the country with the largest area bordering their home country?"),
-        not after it ("… home country? The winner I mean was born in 1930."): the lead, the
-        question and the remarks left; None where no remark's person is followed by theirs."""
+    ) -> tuple[str, list[Remark]] | None:
+        """A person's facts said of them by their noun after the question where it goes on to
+        their home country ("What is the capital of the home country of the 1984 … winner? I
+        think the winner was born in Bahía Blanca."): not "The one born in …, I mean." (which
+        could be another's), nor a lead before the question ("I'm thinking of the … winner who
+        was born in …. What is the capital of their home country?", filler to a blind rater):
+        the sentence and the remarks left; None where no remark's person is followed by
+        theirs."""
         for r in remarks:
             after = shown[r.hop + 1] if r.hop + 1 < len(shown) else None
             if after is None or after.link != CITIZENSHIP or not self._forward(after):
@@ -128,11 +130,12 @@ class Realizer(Wording):
             person = self._said_phrase(shown[: r.hop + 1], vague)
             found = [f"{person}'s home country", f"the home country of {person}"]
             hits = [f for f in found if f in text]
-            if len(hits) != 1 or text.count(person) != 1 or text.startswith(capitalize(hits[0])):
+            if len(hits) != 1 or text.count(person) != 1 or r.noun in self.t.style.remark_weak:
                 continue
             rest = [o for o in remarks if o is not r]
-            lead = self._person_lead(person, r.verbs, text)
-            return lead, text.replace(hits[0], "their home country"), rest
+            forms = self.t.style.frame.get("fact") or ["I think the {n} {v}."]
+            form = forms[stable_index(text, len(forms))]
+            return capitalize(form.replace("{n}", r.noun).replace("{v}", r.verbs)), rest
         return None
 
     def _person_lead(self, person: str, verbs: str, key: str) -> str:
