@@ -159,6 +159,10 @@ def _leader(
     told = r._person_facts(head) or ("", "")
     # a clause at the end of the place takes any year or verb after it as its own
     open_ = _OPEN.search(place) is not None
+    # a year goes right after a possessive country only ("Yann Martel's home country in
+    # 1963"): after "… of the winner of the Academy Award for Best Original Score" it would
+    # read as the award's
+    owned = place.endswith("'s home country") and not nested
     years = re.findall(r"\b\d{4}\b", place)
     # the one year said once ("… the 2002 Wimbledon men's singles winner's home country that
     # year?", not "In 2002, who … the 2002 …")
@@ -168,7 +172,7 @@ def _leader(
     if tail is None:
         if same:
             ask = f"Who was {holder} {'at the time' if open_ else 'that year'}?"
-        elif when and (open_ or nested or years):
+        elif when and (open_ or not owned or years):
             # "In 1968, who was the head of government of the country where James Gosling
             # was born?", not "… was born in 1968?"
             ask = f"{capitalize(when)}, who was {holder}?"
@@ -184,7 +188,7 @@ def _leader(
                 "When did ", "When exactly did "
             )
         # (not after a place with a year of its own: "… 2012 president in 1968")
-        inline = bool(when) and not same and not open_ and not nested and not years
+        inline = bool(when) and not same and owned and not years
         if inline:
             # "When did the head of government of Yann Martel's home country in 1963 die?"
             ask = life.replace("{p}", f"{holder} {when}")

@@ -180,19 +180,26 @@ def test_a_leaders_fact_is_what_is_remembered_of_them(realizer: Realizer) -> Non
     question = realizer.question([SOUL, HOME, head, HopSpec(link="P570")])
     # not "When did the person who led its government in 1963 die?" after a lead, nor the
     # riddle "In 1963, someone born in 1912 led …. When did they die?"
+    # (the year after the question: "… of the home country of Soul's composer in 1963 die?"
+    # would read as the composer's)
     assert _first(question) == (
-        "When did the head of government of the home country of Soul's composer in 1963 die?"
+        "When did the head of government of the home country of Soul's composer die?"
     )
+    assert "the one in 1963" in question.lower()
     assert "the head of government was born in 1912" in question.lower()
     assert question.count("1912") == 1 and question.count("1963") == 1
     # where their birth is asked the question asks the exact date of the year remembered
     # ("When was … born? I think they were born in 1912." would ask what it says)
     born = realizer.question([SOUL, HOME, head, HopSpec(link="P569")])
     assert born.startswith(
-        "When exactly was the head of government of the home country of Soul's composer in "
-        "1963 born? "
+        "When exactly was the head of government of the home country of Soul's composer born? "
     )
     assert born.endswith(("I think it was in 1912.", "It was in 1912, I think."))
+    # after a possessive country the year is said in the question
+    named = [HopSpec(link="P27", anchor="L:reznor"), head, HopSpec(link="P570")]
+    assert _first(realizer.question(named)) == (
+        "When did the head of government of Trent Reznor's home country in 1963 die?"
+    )
     # a misremembered year is said the same way
     false = head.model_copy(update={"constraints": [year("P569", 1913)]})
     wrong = realizer.question([SOUL, HOME, false, HopSpec(link="P570")])
@@ -289,8 +296,8 @@ def test_a_title_with_commas_stays_in_the_question(realizer: Realizer) -> None:
     # not "I'm curious about Sex, Lies, and Videotape's composer. Who led their country's
     # government in 1963?"
     assert question == (
-        "Who was the head of government of the home country of Sex, Lies, and Videotape's "
-        "composer in 1963?"
+        "In 1963, who was the head of government of the home country of Sex, Lies, and "
+        "Videotape's composer?"
     )
     _clean(question)
 
@@ -341,8 +348,9 @@ def test_a_country_with_a_clause_takes_the_year_first(realizer: Realizer) -> Non
     )
     _clean(question)
     # a possessive country takes it after
-    assert realizer.question([SOUL, HOME, timed("P6", "P580", 1968)]) == (
-        "Who was the head of government of the home country of Soul's composer in 1968?"
+    reznor = HopSpec(link="P27", anchor="L:reznor")
+    assert realizer.question([reznor, timed("P6", "P580", 1968)]) == (
+        "Who was the head of government of Trent Reznor's home country in 1968?"
     )
     # a verb after the clause would meet its own ("… where … died die?")
     death = realizer.question([*died, timed("P6", "P580", 1968), HopSpec(link="P570")])
@@ -425,13 +433,19 @@ def test_another_question_about_the_leader_ends_with_them(realizer: Realizer) ->
     question = realizer.question([SOUL, HOME, timed("P35", "P580", 2019), father])
     # not "Who was the father of its head of state in 2019?" after a lead
     assert question == (
-        "Who was the father of the head of state of the home country of Soul's composer in 2019?"
+        "Who was the father of the head of state of the home country of Soul's composer? I "
+        "mean the head of state in 2019."
     )
     head = timed("P35", "P580", 2019, constraints=[year("P569", 1901)])
     known = realizer.question([SOUL, HOME, head, father])
     # not the riddle "In 2019, someone born in 1901 was head of state of …. Who was the
     # father of that head of state?"
     assert known.startswith(question + " ")
+    # (a possessive country takes the year in the question)
+    named = [HopSpec(link="P27", anchor="L:reznor"), timed("P35", "P580", 2019), father]
+    assert realizer.question(named) == (
+        "Who was the father of the head of state of Trent Reznor's home country in 2019?"
+    )
     assert "the head of state was born in 1901" in known and known.count("1901") == 1
     _clean(question)
     _clean(known)
