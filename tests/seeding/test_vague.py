@@ -213,7 +213,7 @@ def test_a_holders_facts_at_a_known_time_are_said_next_to_them(realizer: Realize
     # own ("Its head of government in 2019 was born in 1980.")
     assert question == (
         "When did the head of government in 2019 of the home country of the home country of the "
-        "Prime Minister of New Zealand die? The head of government I mean was born in 1980."
+        "Prime Minister of New Zealand die? The head of government born in 1980, I mean."
     )
     assert ", born" not in question and question.count("?") == 1
     # as the last hop: "Who was its head of government in 2019, born in 1980?"
