@@ -78,6 +78,7 @@ _DEFAULT = {
     "fact": ["I think the {n} {v}."],
     "they": ["I think they {v}."],
     "year_noun": ["I mean the {n} {w}."],
+    "year_fact": ["I mean the one {w}, who I think {v}."],
     "facts": ["I think the {n} {v}, and the {m} {w}."],
     "year": ["I mean the one {w}."],
     "exact": ["I think it was in {y}."],
@@ -204,7 +205,13 @@ def _leader(
             # with another person: "Who was the father of …?")
             w = "at the time" if same else when
             year = forms["year" if tail.link in _LIFE else "year_noun"]
-            after.append(_pick(year, key).replace("{n}", noun).replace("{w}", w))
+            facts = ("", "")
+            if told[0] and not remarks and not exact and tail.link in _LIFE:
+                # the one year and what is remembered of them in one sentence ("I mean the
+                # one in 1957, who I think was born in 1874."), not three sentences
+                year, facts, told = forms["year_fact"], told, ("", "")
+            said = _pick(year, key).replace("{n}", noun).replace("{w}", w)
+            after.append(said.replace("{r}", facts[0]).replace("{v}", facts[1]))
         if exact:
             after.append(_pick(forms["exact"], key).replace("{y}", exact))
     if told[0] and not (tail is not None and _exact(tail, told[0])):
@@ -326,6 +333,8 @@ def _place(r: Realizer, shown: Sequence[HopSpec], at: int, vague: Sequence[str])
             # the one of a person's countries the hop means ("the country in Europe that
             # Linus Torvalds is from")
             where = _country_facts(r, country)
+            if where and short_person(person):
+                return f"{person}'s home country {where}"  # ("Satya Nadella's … in Asia")
             return f"the country {where} that {person} is from" if where else ""
         # (not "the country Soul's composer is from", a clause a year or a verb would follow)
         return (

@@ -110,8 +110,12 @@ def test_an_office_holder_of_a_name_in_a_year_is_its_possessive(realizer: Realiz
     assert question.startswith(
         "When did the head of state of the home country of Walmart's 1982 CEO die? "
     )
-    assert "the head of state was born in 1884" in question.lower()
-    assert question.count("in 1945") == 1
+    assert question.endswith(
+        (
+            "The one in 1945, born in 1884 I think.",
+            "I mean the one in 1945, who I think was born in 1884.",
+        )
+    )
 
 
 def test_a_citys_country_is_the_one_it_is_in(realizer: Realizer) -> None:

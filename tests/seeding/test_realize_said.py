@@ -204,7 +204,12 @@ def test_a_heads_facts_are_a_statement_about_the_country(realizer: Realizer) -> 
         "When did the head of government of the 1903 Nobel Prize in Physics winner's home "
         "country die? "
     )
-    assert "the head of government was born in 1980" in question.lower()
+    assert question.endswith(
+        (
+            "The one in 2019, born in 1980 I think.",
+            "I mean the one in 2019, who I think was born in 1980.",
+        )
+    )
     alone = realizer.question([winner, HOME, HEAD])
     assert alone.startswith(
         "In 2019, who was the head of government of the 1903 Nobel Prize in Physics winner's "
