@@ -15,10 +15,10 @@ of a build's questions take::
 
     Who was the head of state of the Ballon d'Or winner's home country?
     In 1963, who was the head of government of the largest country by area bordering the
-    country the 1986 Turing Award winner is from? I think the winner was born in 1928, and
-    the head of government in 1939.
-    When did the head of government of the country where Biogen is headquartered die? I
-    mean the one in 1963. I think they were born in 1912.
+    1986 Turing Award winner's home country? I think the winner was born in 1928, and the
+    head of government in 1939.
+    In the country where Biogen is headquartered, when did the head of government die? I
+    mean the one in 1963, who I think was born in 1912.
 
 not a lead sentence before the question ("Linus Torvalds is from a country I'm curious
 about: …", "Take the country … is from:", marked as filler by the blind raters), nor facts
@@ -28,12 +28,13 @@ The office's year goes after a possessive country ("the head of government of Ya
 Martel's home country in 1963"), first where the question is about the leader and nothing
 more ("In 1968, who was the head of government of the country where James Gosling was
 born?"), or in a short sentence after the question where a clause would take it as its own
-("… die? I mean the one in 1957."). Every fact of every hop is said: the year of the office,
-the ranking and its criterion (a vague hop's word where the spec leaves the criterion open),
-each person's facts. No office is named ("prime minister"): where an earlier hop is
-ambiguous the candidate countries' offices differ. The after-sentences are ``style.yaml``'s
-``frame`` entries, picked by a stable hash of the chain's words and its facts' properties
-(so a misremembered year is worded as the true one would be).
+("… die? I mean the one in 1957."), with a leader's remembered fact if there is one. Every
+fact of every hop is said: the year of the office, the ranking and its criterion (a vague
+hop's word where the spec leaves the criterion open), each person's facts. No office is
+named ("prime minister"): where an earlier hop is ambiguous the candidate countries' offices
+differ. The after-sentences are ``style.yaml``'s ``frame`` entries, picked by a stable hash
+of the chain's words and its facts' properties (so a misremembered year is worded as the
+true one would be).
 """
 
 from __future__ import annotations
