@@ -83,6 +83,7 @@ _DEFAULT = {
     "facts": ["I think the {n} {v}, and the {m} {w}."],
     "year": ["I mean the one {w}."],
     "exact": ["I think it was in {y}."],
+    "then": ["{q}"],
 }
 # the place of a person's life whose country a chain asks about, (birth, death)
 _LIFE_PLACES = {"P19": "was born", "P20": "died"}
@@ -117,6 +118,13 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
     place = _place(r, shown, at, vague) if at >= 0 else r.anchor_text(specs[0])
     if not place:
         return ""
+    if len(specs) >= 3 and at >= 0:
+        # three hops or more: the country asked first, the rest of it in a second sentence
+        two = _two(r, place, border, head, tail, remarks, forms, key)
+        if two:
+            return two
+    if border is None and head is None:
+        return ""  # (a fact of the country itself: the caller words it in one sentence)
     if border is not None:
         ranked = _ranked(r, border)
         if ranked is None:
@@ -142,6 +150,243 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
         assert border is not None and tail is not None
         return _said(_neighbour_ask(r, border, tail, place), remarks, forms, key)
     return _leader(r, head, tail, place, border is not None, remarks, forms, key)
+
+
+# the country a person's or thing's phrase says, asked on its own ({x}: the person or thing):
+# one of the first forms picked by a stable hash of the chain, then (where it does not read:
+# "Which country is the capital of the Soviet Union in?") the form after the "|"
+_ASKS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
+    (re.compile(r"(?P<x>.+)'s home country (?P<w>in .+)"), ("Which country {w} is {x} from?",), ""),
+    (
+        re.compile(r"(?P<x>.+)'s home country|the home country of (?P<y>.+)"),
+        ("Which country is {x} from?", "Where is {x} from?"),
+        "",
+    ),
+    (
+        re.compile(r"the country (?P<w>in .+) that (?P<x>.+) is from"),
+        ("Which country {w} is {x} from?",),
+        "",
+    ),
+    (re.compile(r"the country (?P<x>.+) is from"), ("Which country is {x} from?",), ""),
+    (
+        re.compile(r"the country where (?P<x>.+) was born"),
+        ("Which country was {x} born in?",),
+        "In which country was {x} born?",
+    ),
+    (
+        re.compile(r"the country where (?P<x>.+) died"),
+        ("Which country did {x} die in?",),
+        "In which country did {x} die?",
+    ),
+    (
+        re.compile(r"the country where (?P<x>.+) plays its home games"),
+        ("Which country does {x} play its home games in?",),
+        "In which country does {x} play its home games?",
+    ),
+    (
+        re.compile(r"the country where (?P<x>.+) is (?P<v>\w+ed)"),
+        ("Which country is {x} {v} in?",),
+        "In which country is {x} {v}?",
+    ),
+    (
+        re.compile(r"the country where (?P<x>.+) is|the country (?P<y>.+) is in"),
+        ("Which country is {x} in?",),
+        "In which country is {x}?",
+    ),
+    (re.compile(r"the country whose (?P<x>.+)"), ("Which country's {x}?",), ""),
+)
+
+
+# a person's or thing's phrase is no clause of the country's own
+_CLAUSE_FIRST = re.compile(r"(?:whose|that|which|where|who|in|of)\b")
+
+
+def _country_ask(place: str, key: str) -> str:
+    """The country of ``place`` asked on its own ("Which country is the Turing Award winner
+    from?", "Which country is Biogen headquartered in?"); "" where no such words fit or
+    read."""
+    from builder.seeding.realize import readable  # (realize.py imports this module)
+
+    for pattern, forms, other in _ASKS:
+        m = pattern.fullmatch(place)
+        if m is None:
+            continue
+        found = {k: v for k, v in m.groupdict().items() if v}
+        slots = {"x": found.get("x") or found.get("y", ""), **found}
+        if _CLAUSE_FIRST.match(slots["x"]) or (pattern is _ASKS[-1][0] and " that " in place):
+            return ""  # ("the country whose capital is Budapest that the CEO … is from")
+        asks = [forms[stable_index(key + " country", len(forms))], other]
+        for ask in asks:
+            for k, v in slots.items():
+                ask = ask.replace("{" + k + "}", v)
+            if ask and readable(ask):
+                return ask
+        return ""
+    return ""
+
+
+def _two(
+    r: Realizer,
+    place: str,
+    border: HopSpec | None,
+    head: HopSpec | None,
+    tail: HopSpec | None,
+    remarks: Sequence[tuple[str, str]],
+    forms: dict[str, list[str]],
+    key: str,
+) -> str:
+    """The chain in two questions: the country first ("Which country is the Turing Award
+    winner from?", the person's remembered facts right after it), then the rest of it about
+    "it" ("When was its head of government born?", "Who was head of state of the smallest
+    country bordering it?"); "" where the country has no question of its own."""
+    from builder.seeding.realize import readable  # (realize.py imports this module)
+
+    first = _country_ask(place, key)
+    if not first:
+        return ""  # ("Which country is the head coach of … the league X plays in from?")
+    said = [first]
+    said += [_fact(n, v, forms, key) for n, v in remarks]
+    years = re.findall(r"\b\d{4}\b", first)
+    there = ""
+    if border is not None:
+        ranked = _ranked(r, border)
+        if ranked is None:
+            return ""
+        rank, by = ranked
+        there = f"the {rank} country{by} bordering it" if rank else "a country bordering it"
+        if head is None and tail is None:
+            ask = f"What is {there}?" if rank else "Which country borders it?"
+            rest = [ask]
+        elif head is None:
+            assert tail is not None
+            rest = [_neighbour_ask(r, border, tail, there)]
+        else:
+            rest = _leader_two(r, head, tail, there, years, forms, key, first)
+    elif head is None:
+        # a fact of the country itself ("What is the capital of that country?")
+        assert tail is not None
+        ask = r.ask(tail, "that country", COUNTRY_CLASS)
+        own = "that country's" if first.startswith("Where ") else "its"
+        # "What is its currency?", not "What is the currency of that country?"
+        rest = [re.sub(r"^(What (?:is|was)) the ([a-z ]+) of that country\b", rf"\1 {own} \2", ask)]
+    else:
+        rest = _leader_two(r, head, tail, "", years, forms, key, first)
+    if not rest or not rest[0] or not readable(rest[0]):
+        return ""
+    rest[0] = _wrapped(rest[0], forms, key)
+    return " ".join(capitalize(s) for s in [*said, *rest])
+
+
+def _fact(noun: str, verbs: str, forms: dict[str, list[str]], key: str, shift: int = 0) -> str:
+    """A person's remembered facts by their noun ("I think the winner was born in 1924."),
+    or as "they" where the noun is too vague to name them by; ``shift``: the form after the
+    one picked (a second person's facts not said in the same words)."""
+    options = forms["fact" if noun else "they"]
+    form = options[(stable_index(key, len(options)) + shift) % len(options)]
+    return form.replace("{n}", noun).replace("{v}", verbs)
+
+
+def _leader_two(
+    r: Realizer,
+    head: HopSpec,
+    tail: HopSpec | None,
+    there: str,
+    years: Sequence[str],
+    forms: dict[str, list[str]],
+    key: str,
+    first: str,
+) -> list[str]:
+    """The second sentence about the leader of the country asked first ("its", or of
+    ``there``, its neighbour), then what is remembered of the leader and the office's year
+    where the question has no place for it."""
+    noun = _NOUNS[head.link]
+    when = r._qualifier(head)
+    told = r._person_facts(head) or ("", "")
+    # the one year said once ("Which country is the 1998 … winner from? Who was its head of
+    # state that year?")
+    same = bool(when) and len(years) == 1 and when == f"in {years[0]}"
+    dated = re.fullmatch(r"in (\d{4})", when)
+    # (after "Where is X from?" no country is said for "its" to be of)
+    where = first.startswith("Where ")
+    own = "that country's" if where or stable_index(key + " own", 3) == 2 else "its"
+    after: list[str] = []
+    if tail is None:
+        if there:
+            holder = f"the {noun} of {there}"
+            if same:
+                ask = f"Who was {holder} that year?"
+            elif when:
+                ask = f"{capitalize(when)}, who was {holder}?"
+            else:
+                ask = f"Who was {holder}?"
+        else:
+            w = " that year" if same else f" {when}" if when else ""
+            if where or stable_index(key + " there", 2):
+                ask = f"Who was {noun} there{w}?"
+            else:
+                ask = f"Who was {own} {noun}{w}?"
+    else:
+        exact = _exact(tail, told[0])
+        inline = not when
+        if not there and dated and not same:
+            # "When was its 1963 head of government born?"
+            holder, inline = f"{own} {dated.group(1)} {noun}", True
+        else:
+            holder = f"the {noun} of {there}" if there else f"{own} {noun}"
+        life = _life(r, head, tail)
+        if exact:
+            life = life.replace("When was ", "When exactly was ").replace(
+                "When did ", "When exactly did "
+            )
+        ask = life.replace("{p}", holder)
+        if not inline:
+            w = "at the time" if same else when
+            year = forms["year" if tail.link in _LIFE else "year_noun"]
+            facts = ("", "")
+            if told[0] and not exact and tail.link in _LIFE:
+                year, facts, told = forms["year_fact"], told, ("", "")
+            said = _pick(year, key).replace("{n}", noun).replace("{w}", w)
+            after.append(said.replace("{r}", facts[0]).replace("{v}", facts[1]))
+        if exact:
+            after.append(_pick(forms["exact"], key).replace("{y}", exact))
+            told = ("", "")
+    if told[0]:
+        after.append(_fact(noun, told[1], forms, key, shift=1))
+    return [ask, *after]
+
+
+# a second sentence said as what is wanted ("I'd like to know when its head of government
+# was born.", "I'm after the capital of the smallest country bordering it.")
+_INDIRECT = (
+    (re.compile(r"When (?P<e>exactly )?was (?P<x>.+) born\?"), "when {e}{x} was born"),
+    (re.compile(r"When (?P<e>exactly )?did (?P<x>.+) die\?"), "when {e}{x} died"),
+    (re.compile(r"Who was (?P<x>.+)\?"), "who was {x}"),
+)
+_WANTED = re.compile(r"What (?:is|was) (?P<x>the .+)\?")
+
+
+def _wrapped(ask: str, forms: dict[str, list[str]], key: str) -> str:
+    """The second question as a person puts it: as is, or as what they would like to know
+    (``style.yaml``'s ``frame`` ``then`` forms: {q} the question, {i} it indirect, {n} what
+    it asks as a noun phrase), one picked by a stable hash of the chain among those that
+    fit."""
+    slots = {"q": ask}
+    for pattern, form in _INDIRECT:
+        m = pattern.fullmatch(ask)
+        if m is not None:
+            e = m.groupdict().get("e") or ""
+            slots["i"] = form.replace("{e}", e).replace("{x}", m.group("x"))
+            break
+    wanted = _WANTED.fullmatch(ask)
+    if wanted is not None:
+        slots["n"] = wanted.group("x")
+    fit = [f for f in forms["then"] if all(k in slots for k in re.findall(r"\{(\w)\}", f))]
+    if not fit:
+        return ask
+    form = _pick(fit, key + " then")
+    for k, v in slots.items():
+        form = form.replace("{" + k + "}", v)
+    return form
 
 
 def _leader(
@@ -429,7 +674,7 @@ def _parse_at(
             return None
         if head is not None and tail.link not in _LIFE and not r._short_ask(tail):
             return None  # (a question ending with the leader: "Who was the father of …?")
-    if head is None and border is None:
+    if head is None and border is None and (tail is None or at < 0):
         return None
     return at, border, head, tail
 
