@@ -1,40 +1,48 @@
-"""A chain through a country, said the way a person asks it (issue 11): one direct question
-with the country by whose it is ("the Turing Award winner's home country", "the country whose
-team won the FIFA World Cup"), its neighbour by a compact relative form ("the smallest
+"""A chain through a country, said the way a person asks it (issue 11). A chain of three hops
+or more asks the country first, in a short question of its own, and the rest about "it" in a
+second (the form two blind raters rated 4.42 / 4.08 of 5, against 2.75 / 3.00 for one
+nested sentence)::
+
+    Which country is the Turing Award winner from? When was its head of government born?
+    Which country is the 1986 Turing Award winner from? I think the winner was born in
+    1928. In 1963, who was the head of government of the largest country by area bordering
+    it? The head of government was born in 1939, if I remember right.
+    Where is the Nobel Prize in Physics winner from? I'm after the currency of the smallest
+    country by area bordering it.
+
+The first question asks the country by what its person or thing is ("Which country is X
+from?", "Which country was X born in?", "In which country is the capital of …?", "Which
+country's team won …?"); after "Where …?" the country is "that country" or "there". The
+second is the question or what is wanted (``style.yaml``'s ``frame`` ``then`` forms: "I'd
+like to know when …", "I'm after the capital of …"). A person's remembered facts follow the
+question about them; the office's year goes on its noun ("its 1963 head of government"),
+first before a neighbour, or after the question ("I mean the one in 1957."). A chain of two
+hops stays one direct question with no lead sentence::
+
+    Who was the head of government of Trent Reznor's home country in 1968?
+    In 2024, who was the head of state of the smallest country by area bordering the United
+    States? I think the head of state was born in 1966.
+
+with the country by whose it is, its neighbour by a compact relative form ("the smallest
 country bordering …"), its leader by the noun of the office's kind ("the head of state",
-"the head of government"), and a remembered fact of a person said once, briefly, in a short
-sentence after the question ("I think the winner was born in 1947.").
+"the head of government"), and remembered facts in a short sentence after the question.
 
 The chains this covers are a person or thing (any first hops), their country (citizenship,
 P27, or the country a thing is in, P17), optionally that country's largest or smallest
 neighbour (P47, inverse, ranked by area or population, or by a vague "biggest"), and then
 either the country's leader (P6, P35) in a year, with or without a fact of theirs and a
 last question about them (birth or death date, or one ending with them: their father), or
-one fact of the neighbour (its currency, capital, area…). They are the four-hop shape most
-of a build's questions take::
-
-    Who was the head of state of the Ballon d'Or winner's home country?
-    In 1963, who was the head of government of the largest country by area bordering the
-    1986 Turing Award winner's home country? I think the winner was born in 1928, and the
-    head of government in 1939.
-    In the country where Biogen is headquartered, when did the head of government die? I
-    mean the one in 1963, who I think was born in 1912.
-
-not a lead sentence before the question ("Linus Torvalds is from a country I'm curious
-about: …", "Take the country … is from:", marked as filler by the blind raters), nor facts
-stacked into a noun phrase ("Paris Saint-Germain's 2018 head coach born in 1972"), nor
-"the person who led its government" or "its smallest neighbour by area" (database wording).
-The office's year goes after a possessive country ("the head of government of Yann
-Martel's home country in 1963"), first where the question is about the leader and nothing
-more ("In 1968, who was the head of government of the country where James Gosling was
-born?"), or in a short sentence after the question where a clause would take it as its own
-("… die? I mean the one in 1957."), with a leader's remembered fact if there is one. Every
-fact of every hop is said: the year of the office, the ranking and its criterion (a vague
-hop's word where the spec leaves the criterion open), each person's facts. No office is
-named ("prime minister"): where an earlier hop is ambiguous the candidate countries' offices
-differ. The after-sentences are ``style.yaml``'s ``frame`` entries, picked by a stable hash
-of the chain's words and its facts' properties (so a misremembered year is worded as the
-true one would be).
+one fact of the neighbour (its currency, capital, area…), or (three hops or more) one fact
+of the country itself. Not a lead sentence before the question ("Linus Torvalds is from a
+country I'm curious about: …", "Take the country … is from:", marked as filler by the blind
+raters), nor facts stacked into a noun phrase ("Paris Saint-Germain's 2018 head coach born
+in 1972"), nor "the person who led its government" or "its smallest neighbour by area"
+(database wording). Every fact of every hop is said: the year of the office, the ranking and
+its criterion (a vague hop's word where the spec leaves the criterion open), each person's
+facts. No office is named ("prime minister"): where an earlier hop is ambiguous the
+candidate countries' offices differ. The forms are picked by a stable hash of the chain's
+words and its facts' properties (so a misremembered year is worded as the true one would
+be); where a sentence would not read (``readable``) the chain is said in one.
 """
 
 from __future__ import annotations

@@ -135,7 +135,8 @@ class StylePhrases(BaseModel):
         "sentences after the one question: 'fact'/'facts'/'they' a person's remembered facts "
         "('I think the {n} {v}.'), 'year'/'year_noun'/'year_fact' the office's year where a "
         "clause would take it ('I mean the one {w}.'), 'exact' a leader's remembered year of "
-        "what is asked ('I think it was in {y}.').",
+        "what is asked ('I think it was in {y}.'), 'then' the second of two questions as is or as "
+        "what is wanted ('I'd like to know {i}.', 'I'm after {n}.').",
     )
     frame_country: dict[str, str] = Field(
         default_factory=dict,
