@@ -182,6 +182,11 @@ _ASKS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
         "In which country was {x} born?",
     ),
     (
+        re.compile(r"the country where (?P<x>.+) was (?P<v>\w+ed)"),
+        ("Which country was {x} {v} in?",),
+        "In which country was {x} {v}?",
+    ),
+    (
         re.compile(r"the country where (?P<x>.+) died"),
         ("Which country did {x} die in?",),
         "In which country did {x} die?",
@@ -201,6 +206,7 @@ _ASKS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
         ("Which country is {x} in?",),
         "In which country is {x}?",
     ),
+    (re.compile(r"the country that (?P<x>\w+ed .+)"), ("Which country {x}?",), ""),
     (re.compile(r"the country whose (?P<x>.+)"), ("Which country's {x}?",), ""),
 )
 
@@ -221,7 +227,8 @@ def _country_ask(place: str, key: str) -> str:
             continue
         found = {k: v for k, v in m.groupdict().items() if v}
         slots = {"x": found.get("x") or found.get("y", ""), **found}
-        if _CLAUSE_FIRST.match(slots["x"]) or (pattern is _ASKS[-1][0] and " that " in place):
+        clauses = sum(1 for w in re.findall(r"\b(?:that|whose)\b", place))
+        if _CLAUSE_FIRST.match(slots["x"]) or (place.startswith("the country ") and clauses > 1):
             return ""  # ("the country whose capital is Budapest that the CEO … is from")
         asks = [forms[stable_index(key + " country", len(forms))], other]
         for ask in asks:

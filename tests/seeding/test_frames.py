@@ -553,3 +553,28 @@ def test_a_chain_through_no_country_asks_its_first_hop_first(realizer: Realizer)
     assert realizer.question([painter, HopSpec(link="P22")]).count("?") == 1
     for q in (question, said):
         assert text_problems(q) == [] and "that father" not in q
+
+
+def test_the_country_is_asked_by_what_its_phrase_says() -> None:
+    from builder.seeding.frames import _country_ask
+
+    asks = {
+        "the country where Radiohead was formed": "Which country was Radiohead formed in?",
+        "the country where the winner of the Grammy Award for Best New Artist was formed": (
+            "In which country was the winner of the Grammy Award for Best New Artist formed?"
+        ),
+        "the country that hosted the 1936 Summer Olympics": (
+            "Which country hosted the 1936 Summer Olympics?"
+        ),
+        "the country whose team won the FIFA World Cup": (
+            "Which country's team won the FIFA World Cup?"
+        ),
+        "the country where Biogen is headquartered": "Which country is Biogen headquartered in?",
+        "the country Canberra is in": "Which country is Canberra in?",
+        "Satya Nadella's home country in Asia": "Which country in Asia is Satya Nadella from?",
+    }
+    for place, ask in asks.items():
+        assert _country_ask(place, "k") == ask
+    # a phrase whose person is a clause of the country's own has no question of its own
+    assert _country_ask("the country whose capital is Budapest that the CEO is from", "k") == ""
+    assert _country_ask("the region where Ghent is", "k") == ""
