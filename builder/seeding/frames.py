@@ -12,7 +12,7 @@ nested sentence)::
 
 The first question asks the country by what its person or thing is ("Which country is X
 from?", "Which country was X born in?", "In which country is the capital of …?", "Which
-country's team won …?"); after "Where …?" the country is "that country" or "there". The
+country won the FIFA World Cup?" of a national team); after "Where …?" the country is "that country" or "there". The
 second is the question or what is wanted (``style.yaml``'s ``frame`` ``then`` forms: "I'd
 like to know when …", "I'm after the capital of …"). A person's remembered facts follow the
 question about them; the office's year goes on its noun ("its 1963 head of government"),
@@ -207,6 +207,8 @@ _ASKS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
         "In which country is {x}?",
     ),
     (re.compile(r"the country that (?P<x>\w+ed .+)"), ("Which country {x}?",), ""),
+    # (a country's national team winning is the country winning, as people say it)
+    (re.compile(r"the country whose team (?P<x>won .+)"), ("Which country {x}?",), ""),
     (re.compile(r"the country whose (?P<x>.+)"), ("Which country's {x}?",), ""),
 )
 

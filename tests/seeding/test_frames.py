@@ -566,8 +566,9 @@ def test_the_country_is_asked_by_what_its_phrase_says() -> None:
         "the country that hosted the 1936 Summer Olympics": (
             "Which country hosted the 1936 Summer Olympics?"
         ),
-        "the country whose team won the FIFA World Cup": (
-            "Which country's team won the FIFA World Cup?"
+        "the country whose team won the FIFA World Cup": "Which country won the FIFA World Cup?",
+        "the country whose club won the 1995 Premier League": (
+            "Which country's club won the 1995 Premier League?"
         ),
         "the country where Biogen is headquartered": "Which country is Biogen headquartered in?",
         "the country Canberra is in": "Which country is Canberra in?",
