@@ -12,11 +12,12 @@ nested sentence)::
 
 The first question asks the country by what its person or thing is ("Which country is X
 from?", "Which country was X born in?", "In which country is the capital of …?", "Which
-country won the FIFA World Cup?" of a national team); after "Where …?" the country is "that country" or "there". The
-second is the question or what is wanted (``style.yaml``'s ``frame`` ``then`` forms: "I'd
-like to know when …", "I'm after the capital of …"). A person's remembered facts follow the
-question about them; the office's year goes on its noun ("its 1963 head of government"),
-first before a neighbour, or after the question ("I mean the one in 1957."). A chain of two
+country won the FIFA World Cup?" of a national team); after "Where …?" the country is "that
+country" or "there". The second is the question or what is wanted (``style.yaml``'s
+``frame`` ``then`` forms: "I'd like to know when …", "I'm after the capital of …"). A
+person's remembered facts follow the question about them; the office's year goes on its
+noun ("its 1963 head of government"), first before a neighbour, or after the question ("I
+mean the one in 1957."). A chain of two
 hops stays one direct question with no lead sentence::
 
     Who was the head of government of Trent Reznor's home country in 1968?
