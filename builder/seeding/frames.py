@@ -17,8 +17,8 @@ country" or "there". The second is the question or what is wanted (``style.yaml`
 ``frame`` ``then`` forms: "I'd like to know when …", "I'm after the capital of …"). A
 person's remembered facts follow the question about them; the office's year goes on its
 noun ("its 1963 head of government"), first before a neighbour, or after the question ("I
-mean the one in 1957."). A chain of two
-hops stays one direct question with no lead sentence::
+mean the one in 1957."). A chain of two hops stays one direct question with no lead
+sentence::
 
     Who was the head of government of Trent Reznor's home country in 1968?
     In 2024, who was the head of state of the smallest country by area bordering the United
