@@ -1,32 +1,49 @@
-"""A chain through a country, said the way a person asks it (issue 11): the country is named
-by who or what it belongs to, said first where more follows it, and a fact remembered about
-a person sits next to that person, said once.
+"""A chain through a country, said the way a person asks it (issue 11). A chain of three hops
+or more asks the country first, in a short question of its own, and the rest about "it" in a
+second (the form two blind raters rated 4.42 / 4.08 of 5, against 2.75 / 3.00 for one
+nested sentence)::
+
+    Which country is the Turing Award winner from? When was its head of government born?
+    Which country is the 1986 Turing Award winner from? I think the winner was born in
+    1928. In 1963, who was the head of government of the largest country by area bordering
+    it? The head of government was born in 1939, if I remember right.
+    Where is the Nobel Prize in Physics winner from? I'm after the currency of the smallest
+    country by area bordering it.
+
+The first question asks the country by what its person or thing is ("Which country is X
+from?", "Which country was X born in?", "In which country is the capital of …?", "Which
+country won the FIFA World Cup?" of a national team); after "Where …?" the country is "that
+country" or "there". The second is the question or what is wanted (``style.yaml``'s
+``frame`` ``then`` forms: "I'd like to know when …", "I'm after the capital of …"). A
+person's remembered facts follow the question about them; the office's year goes on its
+noun ("its 1963 head of government"), first before a neighbour, or after the question ("I
+mean the one in 1957."). A chain of two hops stays one direct question with no lead
+sentence::
+
+    Who was the head of government of Trent Reznor's home country in 1968?
+    In 2024, who was the head of state of the smallest country by area bordering the United
+    States? I think the head of state was born in 1966.
+
+with the country by whose it is, its neighbour by a compact relative form ("the smallest
+country bordering …"), its leader by the noun of the office's kind ("the head of state",
+"the head of government"), and remembered facts in a short sentence after the question.
 
 The chains this covers are a person or thing (any first hops), their country (citizenship,
 P27, or the country a thing is in, P17), optionally that country's largest or smallest
 neighbour (P47, inverse, ranked by area or population, or by a vague "biggest"), and then
 either the country's leader (P6, P35) in a year, with or without a fact of theirs and a
 last question about them (birth or death date, or one ending with them: their father), or
-one fact of the neighbour (its currency, capital, area…). They are the four-hop shape most
-of a build's questions take::
-
-    Who was head of state of the Ballon d'Or winner's country?
-    The 1986 Turing Award winner born in 1928 is from a country I'm curious about: in 1963,
-    who led the government of its largest neighbour by area? I think it was someone born in
-    1939.
-    Biogen is headquartered in a country I have a question about. When did the person who
-    led its government in 1963 die? I think they were born in 1912.
-
-not "In the country with the largest area bordering the home country of …, who led the
-government in 1957? I mean the winner born in 1950 and the head of government born in
-1929.", nor "When was the person born who led the government of the smallest country by
-area that borders the country …" (stacked clauses the blind reviewer marked): where a
-neighbour or the leader's birth or death follows, the country is said first (a ``lead``
-or ``lead_topic`` form) and asked about as "its". Every fact of every hop is said: the
-year of the office, the ranking and its criterion (a vague hop's word where the spec leaves
-the criterion open), each person's facts. No office is named ("prime minister"): where an
-earlier hop is ambiguous the candidate countries' offices differ. Forms are ``style.yaml``'s
-``frame`` entries, picked by a stable hash of the chain's words and its facts' properties.
+one fact of the neighbour (its currency, capital, area…), or (three hops or more) one fact
+of the country itself. Not a lead sentence before the question ("Linus Torvalds is from a
+country I'm curious about: …", "Take the country … is from:", marked as filler by the blind
+raters), nor facts stacked into a noun phrase ("Paris Saint-Germain's 2018 head coach born
+in 1972"), nor "the person who led its government" or "its smallest neighbour by area"
+(database wording). Every fact of every hop is said: the year of the office, the ranking and
+its criterion (a vague hop's word where the spec leaves the criterion open), each person's
+facts. No office is named ("prime minister"): where an earlier hop is ambiguous the
+candidate countries' offices differ. The forms are picked by a stable hash of the chain's
+words and its facts' properties (so a misremembered year is worded as the true one would
+be); where a sentence would not read (``readable``) the chain is said in one.
 """
 
 from __future__ import annotations
@@ -37,6 +54,7 @@ from typing import TYPE_CHECKING
 
 from builder.records.seed import HopSpec
 from builder.seeding.compose import stable_index
+from builder.seeding.phrases import fill, ref_noun
 from builder.seeding.text import capitalize
 from builder.seeding.wording import CITIZENSHIP, short_person
 
@@ -56,35 +74,30 @@ _RANKS = {
     "P2046": ("largest", "smallest", " by area"),
     "P1082": ("most populous", "least populous", ""),
 }
-# a phrase with a clause in it: a year after it would read as the clause's
-_CLAUSE = re.compile(r"\b(?:that|who|which|where|whose)\b|\bis (?:from|in)\b")
-# a country said by the pronoun of what was said first
-_OWN = ("their country", "its country")
-# the country said first, in a sentence of its own ("Linus Torvalds is from a country I'm
-# curious about."): the question asks about it as "its" ("its head of state")
-IT = "it"
-# a country as the end of a statement about its person or thing, for the lead ("the country
-# X is from" → "X is from", "the country where X is based" → "X is based in")
-_STATEMENTS = (
-    (re.compile(r"^the country (.+) is from$"), "{1} is from"),
-    (re.compile(r"^(.+)'s country$"), "{1} is from"),
-    (re.compile(r"^the country (.+) is in$"), "{1} is in"),
-    (re.compile(r"^the country where (.+)$"), "{1} in"),
-    (re.compile(r"^the country that hosted (.+)$"), "{1} took place in"),
-)
-# a country phrase with a clause this many words long is said first even before a plain
-# question of its leader
-_LONG_PLACE = 8
-# the first words of a question that may run on after a lead ending in ":"
-_RUN_ON = frozenset({"In", "Who", "When", "What", "Which", "Someone"})
+# the leader's noun, of the office's kind (never the office: the candidates' offices differ)
+_NOUNS = {"P6": "head of government", "P35": "head of state"}
+# a country phrase ending in a clause ("the country X is from", "the country where X died"):
+# a year or a verb right after it would read as the clause's ("… is from in 1968", "… where
+# Elvis Presley died die?"); "the country whose team won …" ends in its noun
+_OPEN = re.compile(r"\b(?:that|who|which|where)\b|\bis (?:from|in)\b|\b(?:is|was) \w+ed\b")
+# a person's phrase this long is not put in a question (the caller words it otherwise)
+_MAX_PERSON = 16
+# a person's or a leader's single year of birth or death ("born in 1912")
+_ONE_YEAR = re.compile(r"^(?:born|died) in (\d{4})$")
 _DEFAULT = {
-    "topic": ["I'm curious about {x}."],
-    "person": ["I'm thinking of {x} who {v}."],
-    "head_fact": ["I think it was someone {f}."],
-    "lead": ["{s} a country I'm curious about."],
-    "lead_topic": ["I'm curious about {x}."],
-    "they_fact": ["I think they {v}."],
+    "fact": ["I think the {n} {v}."],
+    "they": ["I think they {v}."],
+    "year_noun": ["I mean the {n} {w}."],
+    "year_fact": ["I mean the one {w}, who I think {v}."],
+    "facts": ["I think the {n} {v}, and the {m} {w}."],
+    "year": ["I mean the one {w}."],
+    "exact": ["I think it was in {y}."],
+    "then": ["{q}"],
 }
+# the place of a person's life whose country a chain asks about, (birth, death)
+_LIFE_PLACES = {"P19": "was born", "P20": "died"}
+# the verb a fact of a leader's life answers ("When exactly did they die? I think it was in …")
+_LIFE_VERBS = {"P569": "born", "P570": "died"}
 
 
 def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -> str:
@@ -94,310 +107,509 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
     if parsed is None:
         return ""
     at, border, head, tail = parsed
-    before = specs[at - 1] if at else None
-    country = specs[at]
     forms = {**_DEFAULT, **r.t.style.frame}
-
-    # the person or thing the country belongs to; a person's facts said of them, first
-    own = r._person_facts(before) if before and r._forward(before) else None
-    strip = bool(before and own and own[0] and country.link == CITIZENSHIP and r._person(before))
-    shown = list(specs[:at])
-    if strip and before is not None:
-        shown[-1] = before.model_copy(update={"constraints": []})
-    said = r._said_phrase(shown, vague) if shown else r.anchor_text(country)
-    person = r._owned_person(said)
-    if "{" in person:
-        return ""
-    # a phrase too heavy to nest is said first, and its country is "their"/"its country"
-    heavy = len(person.split()) > 16 or "," in person
-    sentences: list[str] = []
     # (the facts' properties, not their values: a misremembered year is worded as the true
     # one would be)
     key = " ".join(
         s.model_dump_json(exclude={"constraints"}) + " ".join(c.property for c in s.constraints)
         for s in specs
     )
-    lead = _pick(forms["person"], key)
-    born = _born_where(r, specs, at, vague)
-    if strip and own and not country.constraints:
-        # "The 1986 Turing Award winner born in 1928 is from a country I'm curious about.
-        # In 1963, who led the government of its largest neighbour by area?", not "I'm
-        # thinking of the … winner who was born in 1928. … their country's …"
-        sentences.append(_lead(forms, key, f"{_with_facts(person, own)} is from"))
-        place = IT
-    elif strip and own:
-        sentences.append(capitalize(lead.replace("{x}", person).replace("{v}", own[1])))
-        place = "their country"
-    elif born is not None:
-        # "A member of The Beatles born in 1944 died in a country I'm curious about.", not
-        # "the country where a member of The Beatles born in 1944 died"
-        sentences.append(_lead(forms, key, born))
-        place = IT
-    elif country.link == CITIZENSHIP and not heavy:
-        place = f"{person}'s country" if short_person(person) else f"the country {person} is from"
-    else:
-        place = "" if heavy else _thing_country(r, specs, at, person, forms)
-        if not place:
-            # "I'm curious about the club that plays in the Premier League and was founded in
-            # 1899. In 1951, who led the government of its country?"
-            topic = _pick(forms["topic"], key).replace("{x}", person)
-            sentences.append(capitalize(topic))
-            place = "their country" if country.link == CITIZENSHIP else "its country"
-            if country.link != CITIZENSHIP:
-                # "the country where it is based" where the relation says so
-                it = _thing_country(r, specs, at, "it", forms) if at else ""
-                place = it if it.startswith("the country where it ") else place
-    if country.constraints and place != IT:
-        # the one of a person's countries the hop means ("the country in Europe that Linus
-        # Torvalds is from", "their country in Europe")
-        where = _country_facts(r, country)
-        if where is None or country.link != CITIZENSHIP:
-            return ""
-        if place in _OWN:
-            place = f"{place} {where}"
-        else:
-            place = f"the country {where} that {person} is from"
-
-    ranked: tuple[str, str] | None = None
+    # a person's remembered facts are said after the question, not in their noun phrase
+    # ("Paris Saint-Germain's 2018 head coach born in 1972")
+    shown = list(specs)
+    remarks: list[tuple[str, str]] = []
+    known = _known(r, specs, at) if at >= 0 else None
+    if known is not None:
+        i, noun, verbs = known
+        shown[i] = specs[i].model_copy(update={"constraints": []})
+        remarks.append((noun, verbs))
+    # (a named country its neighbour is of: "the United States")
+    place = _place(r, shown, at, vague) if at >= 0 else r.anchor_text(specs[0])
+    if not place:
+        return ""
+    if len(specs) >= 3 and at >= 0:
+        # three hops or more: the country asked first, the rest of it in a second sentence
+        two = _two(r, place, border, head, tail, remarks, forms, key)
+        if two:
+            return two
+    if border is None and head is None:
+        return ""  # (a fact of the country itself: the caller words it in one sentence)
     if border is not None:
         ranked = _ranked(r, border)
         if ranked is None:
             return ""
-    if place not in _OWN and place != IT and _lifts(border, ranked, head, tail, place, r):
-        # the country said first, then asked about as "its": not "the smallest country by
-        # area that borders the country IBM's 2012 CEO is from", "the biggest neighbour of
-        # the 1991 … winner's country", "the person born who led the government of …"
-        sentences.append(_lead(forms, key, place))
-        place = IT
-    if border is not None and ranked is not None:
         rank, by = ranked
-        if not rank and place == IT and head is not None:
-            place = "one of its neighbours"
-        elif not rank:
-            # a neighbour the leader's facts tell apart ("a country that borders …")
-            if head is None:
-                # "Which country borders the country where the artist who painted The Kiss
-                # died?", not "Which country does the country where … died border?"
-                return "" if tail is not None else f"Which country borders {place}?"
-            place = f"a country that borders {place}"
-        elif place == IT:
-            place = f"its {rank} neighbour{by}"
-        elif place in _OWN:
-            place = f"{place}'s {rank} neighbour{by}"
-        elif place.endswith("'s country"):
-            place = f"the {rank} neighbour{by} of {place}"
+        if not rank and head is None:
+            # "Which country borders the country where the artist who painted The Kiss
+            # died?", not "Which country does the country where … died border?"
+            return (
+                ""
+                if tail is not None
+                else _said(f"Which country borders {place}?", remarks, forms, key)
+            )
+        if not rank:
+            place = f"a country bordering {place}"  # (told apart by its leader's facts)
+        elif head is None and tail is None:
+            return _said(f"What is the {rank} country{by} bordering {place}?", remarks, forms, key)
         else:
-            place = f"the {rank} country{by} that borders {place}"
-        if head is None:
-            if tail is None:
-                which = place.startswith("its ")
-                sentences.append(f"Which country is {place}?" if which else f"What is {place}?")
-            else:
-                # (the raw ask: a place ending "… is from" keeps its preposition there)
-                subject = r._subject(border)
-                when = r._qualifier(tail)
-                if when and (_CLAUSE.search(place) or place.startswith("its ")):
-                    # "In 2023, what was the population of …", not "the population in 2023 of"
-                    timeless = tail.model_copy(update={"qualifier": "", "qualifier_value": ""})
-                    asked = r._ask(timeless, place, subject)
-                    sentences.append(f"{capitalize(when)}, {asked[:1].lower()}{asked[1:]}")
-                else:
-                    sentences.append(r._ask(tail, place, subject))
-            return _joined(sentences)
-    assert head is not None
-
-    when = r._qualifier(head)
-    told = r._person_facts(head)
-    facts = told[0] if told else ""
-    clause = _CLAUSE.search(place) is not None
-    led = _led(head, place)
-    # a year after anything but a person's country would read as part of it ("… neighbour
-    # by area in 1968", "… is from in 1968"): it goes first
-    owned = place in (*_OWN, IT) or (
-        place.endswith("'s country") and " of " not in place and len(place.split()) <= 8
-    )
-    # (and after a year of its own: "the 1903 … winner's country in 2019")
-    long = clause or not owned or re.search(r"\d", place) is not None
-    said_year = re.findall(r"\b\d{4}\b", " ".join([*sentences, place]))
-    same = bool(when) and len(said_year) == 1 and when == f"in {said_year[0]}" and not facts
-    # (after a clause "that year" would read as the clause's: "… is from that year?")
-    same = same and owned and not clause
-    life = _life(r, head, tail)
-    # (the leader's birth or death, worded around "the person who …"; any other question
-    # about them ends with them: "Who was the father of {p}?")
-    lived = tail is not None and tail.link in _LIFE
-    if same:
-        # "… the 2002 Wimbledon men's singles winner is from that year?": the one year said
-        # once ("In 2002, who … the 2002 Wimbledon …" says it twice)
-        ask = f"Who {led} that year?"
-        if tail is not None and (place == IT or not lived):
-            ask = life.replace("{p}", f"the person who {led} that year")
-        elif tail is not None:
-            verb = "was the person born" if tail.link == "P569" else "did the person die"
-            ask = f"When {verb} who {led} that year?"
-        sentences.append(ask)
-        return _joined(sentences)
-    if tail is None:
-        if when and long:
-            ask = f"{capitalize(when)}, who {led}?"
-        else:
-            ask = f"Who {led} {when}".rstrip() + "?"
-        sentences.append(ask)
-        if facts:
-            sentences.append(capitalize(_pick(forms["head_fact"], key).replace("{f}", facts)))
-        return _joined(sentences)
-    if facts and _remarked(tail, facts) and place == IT:
-        # "When did the person who led its government in 1963 die? I think they were born in
-        # 1912.", not the riddle "In 1963, someone born in 1912 led its government. When did
-        # they die?"
-        they = re.sub(r"\bwas\b", "were", told[1] if told else "")
-        holder = f"the person who {led} {when}".strip()
-        sentences.append(life.replace("{p}", holder))
-        sentences.append(capitalize(_pick(forms["they_fact"], key).replace("{v}", they)))
-    elif facts:
-        said = f"someone {facts} {led}"
-        sentences.append(capitalize(f"{when}, {said}." if when else f"{said}."))
-        again = {"P569": "When exactly were they born?", "P570": "When did they die?"}
-        that = "that head of state" if head.link == "P35" else "that person"
-        sentences.append(again.get(tail.link) or life.replace("{p}", that))
-    elif long and not lived:
-        time = f", {when}," if when else ""
-        sentences.append(life.replace("{p}", f"the person who{time} {led}"))
-    elif long and not when and place.startswith("its "):
-        # "When was the head of state of its biggest neighbour born?", not "When was the
-        # person born who was head of state of its biggest neighbour?"
-        holder = "the head of state" if head.link == "P35" else "the person who led the government"
-        sentences.append(life.replace("{p}", f"{holder} of {place}"))
-    elif long:
-        # the relative clause after the verb ("When was the person born who, in 1957, led …")
-        verb = "was the person born" if tail.link == "P569" else "did the person die"
-        time = f", {when}," if when else ""
-        sentences.append(capitalize(f"When {verb} who{time} {led}?"))
-    elif head.link == "P35" and place == IT and (not when or not lived):
-        # ("Who was the father of its head of state in 2019?"; "… in 2019 born?" would not read)
-        sentences.append(life.replace("{p}", f"its head of state {when}".strip()))
-    elif head.link == "P35" and place in _OWN:
-        sentences.append(life.replace("{p}", f"{place}'s head of state {when}".strip()))
-    elif head.link == "P35" and place.endswith("'s country") and not when:
-        # "When was the head of state of the Turing Award winner's country born?"
-        sentences.append(life.replace("{p}", f"the head of state of {place}"))
-    else:
-        sentences.append(life.replace("{p}", f"the person who {led} {when}".strip()))
-    return _joined(sentences)
+            # "the smallest country bordering the 2020 Nobel Prize in Physics winner's home
+            # country", not "its smallest neighbour by area"
+            place = f"the {rank} country{by} bordering {place}"
+    if head is None:
+        assert border is not None and tail is not None
+        return _said(_neighbour_ask(r, border, tail, place), remarks, forms, key)
+    return _leader(r, head, tail, place, border is not None, remarks, forms, key)
 
 
-def _life(r: Realizer, head: HopSpec | None, tail: HopSpec | None) -> str:
-    """The last question, about the leader ``{p}``: "When was {p} born?", "Who was the
-    father of {p}?"; "" when nothing is asked of the leader."""
-    if tail is None or head is None:
+# the country a person's or thing's phrase says, asked on its own ({x}: the person or thing):
+# one of the first forms picked by a stable hash of the chain, then (where it does not read:
+# "Which country is the capital of the Soviet Union in?") the form after the "|"
+_ASKS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
+    (re.compile(r"(?P<x>.+)'s home country (?P<w>in .+)"), ("Which country {w} is {x} from?",), ""),
+    (
+        re.compile(r"(?P<x>.+)'s home country|the home country of (?P<y>.+)"),
+        ("Which country is {x} from?", "Where is {x} from?"),
+        "",
+    ),
+    (
+        re.compile(r"the country (?P<w>in .+) that (?P<x>.+) is from"),
+        ("Which country {w} is {x} from?",),
+        "",
+    ),
+    (re.compile(r"the country (?P<x>.+) is from"), ("Which country is {x} from?",), ""),
+    (
+        re.compile(r"the country where (?P<x>.+) was born"),
+        ("Which country was {x} born in?",),
+        "In which country was {x} born?",
+    ),
+    (
+        re.compile(r"the country where (?P<x>.+) was (?P<v>\w+ed)"),
+        ("Which country was {x} {v} in?",),
+        "In which country was {x} {v}?",
+    ),
+    (
+        re.compile(r"the country where (?P<x>.+) died"),
+        ("Which country did {x} die in?",),
+        "In which country did {x} die?",
+    ),
+    (
+        re.compile(r"the country where (?P<x>.+) plays its home games"),
+        ("Which country does {x} play its home games in?",),
+        "In which country does {x} play its home games?",
+    ),
+    (
+        re.compile(r"the country where (?P<x>.+) is (?P<v>\w+ed)"),
+        ("Which country is {x} {v} in?",),
+        "In which country is {x} {v}?",
+    ),
+    (
+        re.compile(r"the country where (?P<x>.+) is|the country (?P<y>.+) is in"),
+        ("Which country is {x} in?",),
+        "In which country is {x}?",
+    ),
+    (re.compile(r"the country that (?P<x>\w+ed .+)"), ("Which country {x}?",), ""),
+    # (a country's national team winning is the country winning, as people say it)
+    (re.compile(r"the country whose team (?P<x>won .+)"), ("Which country {x}?",), ""),
+    (re.compile(r"the country whose (?P<x>.+)"), ("Which country's {x}?",), ""),
+)
+
+
+# a person's or thing's phrase is no clause of the country's own
+_CLAUSE_FIRST = re.compile(r"(?:whose|that|which|where|who|in|of)\b")
+
+
+def _country_ask(place: str, key: str) -> str:
+    """The country of ``place`` asked on its own ("Which country is the Turing Award winner
+    from?", "Which country is Biogen headquartered in?"); "" where no such words fit or
+    read."""
+    from builder.seeding.realize import readable  # (realize.py imports this module)
+
+    for pattern, forms, other in _ASKS:
+        m = pattern.fullmatch(place)
+        if m is None:
+            continue
+        found = {k: v for k, v in m.groupdict().items() if v}
+        slots = {"x": found.get("x") or found.get("y", ""), **found}
+        clauses = sum(1 for w in re.findall(r"\b(?:that|whose)\b", place))
+        if _CLAUSE_FIRST.match(slots["x"]) or (place.startswith("the country ") and clauses > 1):
+            return ""  # ("the country whose capital is Budapest that the CEO … is from")
+        asks = [forms[stable_index(key + " country", len(forms))], other]
+        for ask in asks:
+            for k, v in slots.items():
+                ask = ask.replace("{" + k + "}", v)
+            if ask and readable(ask):
+                return ask
         return ""
+    return ""
+
+
+def _two(
+    r: Realizer,
+    place: str,
+    border: HopSpec | None,
+    head: HopSpec | None,
+    tail: HopSpec | None,
+    remarks: Sequence[tuple[str, str]],
+    forms: dict[str, list[str]],
+    key: str,
+) -> str:
+    """The chain in two questions: the country first ("Which country is the Turing Award
+    winner from?", the person's remembered facts right after it), then the rest of it about
+    "it" ("When was its head of government born?", "Who was head of state of the smallest
+    country bordering it?"); "" where the country has no question of its own."""
+    from builder.seeding.realize import readable  # (realize.py imports this module)
+
+    first = _country_ask(place, key)
+    if not first:
+        return ""  # ("Which country is the head coach of … the league X plays in from?")
+    said = [first]
+    said += [_fact(n, v, forms, key) for n, v in remarks]
+    years = re.findall(r"\b\d{4}\b", first)
+    there = ""
+    if border is not None:
+        ranked = _ranked(r, border)
+        if ranked is None:
+            return ""
+        rank, by = ranked
+        there = f"the {rank} country{by} bordering it" if rank else "a country bordering it"
+        if head is None and tail is None:
+            ask = f"What is {there}?" if rank else "Which country borders it?"
+            rest = [ask]
+        elif head is None:
+            assert tail is not None
+            rest = [_neighbour_ask(r, border, tail, there)]
+        else:
+            rest = _leader_two(r, head, tail, there, years, forms, key, first)
+    elif head is None:
+        # a fact of the country itself ("What is the capital of that country?")
+        assert tail is not None
+        ask = r.ask(tail, "that country", COUNTRY_CLASS)
+        own = "that country's" if first.startswith("Where ") else "its"
+        # "What is its currency?", not "What is the currency of that country?"
+        rest = [re.sub(r"^(What (?:is|was)) the ([a-z ]+) of that country\b", rf"\1 {own} \2", ask)]
+    else:
+        rest = _leader_two(r, head, tail, "", years, forms, key, first)
+    if not rest or not rest[0] or not readable(rest[0]):
+        return ""
+    rest[0] = _wrapped(rest[0], forms, key)
+    return " ".join(capitalize(s) for s in [*said, *rest])
+
+
+def _fact(noun: str, verbs: str, forms: dict[str, list[str]], key: str, shift: int = 0) -> str:
+    """A person's remembered facts by their noun ("I think the winner was born in 1924."),
+    or as "they" where the noun is too vague to name them by; ``shift``: the form after the
+    one picked (a second person's facts not said in the same words)."""
+    options = forms["fact" if noun else "they"]
+    form = options[(stable_index(key, len(options)) + shift) % len(options)]
+    return form.replace("{n}", noun).replace("{v}", verbs)
+
+
+def _leader_two(
+    r: Realizer,
+    head: HopSpec,
+    tail: HopSpec | None,
+    there: str,
+    years: Sequence[str],
+    forms: dict[str, list[str]],
+    key: str,
+    first: str,
+) -> list[str]:
+    """The second sentence about the leader of the country asked first ("its", or of
+    ``there``, its neighbour), then what is remembered of the leader and the office's year
+    where the question has no place for it."""
+    noun = _NOUNS[head.link]
+    when = r._qualifier(head)
+    told = r._person_facts(head) or ("", "")
+    # the one year said once ("Which country is the 1998 … winner from? Who was its head of
+    # state that year?")
+    same = bool(when) and len(years) == 1 and when == f"in {years[0]}"
+    dated = re.fullmatch(r"in (\d{4})", when)
+    # (after "Where is X from?" no country is said for "its" to be of)
+    where = first.startswith("Where ")
+    own = "that country's" if where or stable_index(key + " own", 3) == 2 else "its"
+    after: list[str] = []
+    if tail is None:
+        if there:
+            holder = f"the {noun} of {there}"
+            if same:
+                ask = f"Who was {holder} that year?"
+            elif when:
+                ask = f"{capitalize(when)}, who was {holder}?"
+            else:
+                ask = f"Who was {holder}?"
+        else:
+            w = " that year" if same else f" {when}" if when else ""
+            if where or stable_index(key + " there", 2):
+                ask = f"Who was {noun} there{w}?"
+            else:
+                ask = f"Who was {own} {noun}{w}?"
+    else:
+        exact = _exact(tail, told[0])
+        inline = not when
+        if not there and dated and not same:
+            # "When was its 1963 head of government born?"
+            holder, inline = f"{own} {dated.group(1)} {noun}", True
+        else:
+            holder = f"the {noun} of {there}" if there else f"{own} {noun}"
+        life = _life(r, head, tail)
+        if exact:
+            life = life.replace("When was ", "When exactly was ").replace(
+                "When did ", "When exactly did "
+            )
+        ask = life.replace("{p}", holder)
+        if not inline:
+            w = "at the time" if same else when
+            year = forms["year" if tail.link in _LIFE else "year_noun"]
+            facts = ("", "")
+            if told[0] and not exact and tail.link in _LIFE:
+                year, facts, told = forms["year_fact"], told, ("", "")
+            said = _pick(year, key).replace("{n}", noun).replace("{w}", w)
+            after.append(said.replace("{r}", facts[0]).replace("{v}", facts[1]))
+        if exact:
+            after.append(_pick(forms["exact"], key).replace("{y}", exact))
+            told = ("", "")
+    if told[0]:
+        after.append(_fact(noun, told[1], forms, key, shift=1))
+    return [ask, *after]
+
+
+# a second sentence said as what is wanted ("I'd like to know when its head of government
+# was born.", "I'm after the capital of the smallest country bordering it.")
+_INDIRECT = (
+    (re.compile(r"When (?P<e>exactly )?was (?P<x>.+) born\?"), "when {e}{x} was born"),
+    (re.compile(r"When (?P<e>exactly )?did (?P<x>.+) die\?"), "when {e}{x} died"),
+    (re.compile(r"Who was (?P<x>.+)\?"), "who was {x}"),
+)
+_WANTED = re.compile(r"What (?:is|was) (?P<x>the .+)\?")
+
+
+def _wrapped(ask: str, forms: dict[str, list[str]], key: str) -> str:
+    """The second question as a person puts it: as is, or as what they would like to know
+    (``style.yaml``'s ``frame`` ``then`` forms: {q} the question, {i} it indirect, {n} what
+    it asks as a noun phrase), one picked by a stable hash of the chain among those that
+    fit."""
+    slots = {"q": ask}
+    for pattern, form in _INDIRECT:
+        m = pattern.fullmatch(ask)
+        if m is not None:
+            e = m.groupdict().get("e") or ""
+            slots["i"] = form.replace("{e}", e).replace("{x}", m.group("x"))
+            break
+    wanted = _WANTED.fullmatch(ask)
+    if wanted is not None:
+        slots["n"] = wanted.group("x")
+    fit = [f for f in forms["then"] if all(k in slots for k in re.findall(r"\{(\w)\}", f))]
+    if not fit:
+        return ask
+    form = _pick(fit, key + " then")
+    for k, v in slots.items():
+        form = form.replace("{" + k + "}", v)
+    return form
+
+
+def _leader(
+    r: Realizer,
+    head: HopSpec,
+    tail: HopSpec | None,
+    place: str,
+    nested: bool,
+    remarks: list[tuple[str, str]],
+    forms: dict[str, list[str]],
+    key: str,
+) -> str:
+    """The question about the leader of ``place`` (a neighbour's where ``nested``), with
+    what is remembered of them and the office's year where a clause would take it."""
+    noun = _NOUNS[head.link]
+    when = r._qualifier(head)
+    told = r._person_facts(head) or ("", "")
+    # a clause at the end of the place takes any year or verb after it as its own
+    open_ = _OPEN.search(place) is not None
+    # a year goes right after a possessive country only ("Yann Martel's home country in
+    # 1963"): after "… of the winner of the Academy Award for Best Original Score" it would
+    # read as the award's
+    owned = place.endswith("'s home country") and not nested
+    years = re.findall(r"\b\d{4}\b", place)
+    # the one year said once ("… the 2002 Wimbledon men's singles winner's home country that
+    # year?", not "In 2002, who … the 2002 …")
+    same = bool(when) and len(years) == 1 and when == f"in {years[0]}"
+    after: list[str] = []
+    holder = f"the {noun} of {place}"
+    if tail is None:
+        if same:
+            ask = f"Who was {holder} {'at the time' if open_ else 'that year'}?"
+        elif when and (open_ or not owned or years):
+            # "In 1968, who was the head of government of the country where James Gosling
+            # was born?", not "… was born in 1968?"
+            ask = f"{capitalize(when)}, who was {holder}?"
+        else:
+            ask = f"Who was {holder} {when}".rstrip() + "?"
+    else:
+        life = _life(r, head, tail)
+        exact = _exact(tail, told[0])
+        if exact:
+            # "When exactly was … born? I think it was in 1912.", not "When was … born? I
+            # think they were born in 1912." (asking what it says)
+            life = life.replace("When was ", "When exactly was ").replace(
+                "When did ", "When exactly did "
+            )
+        # (not after a place with a year of its own: "… 2012 president in 1968")
+        inline = bool(when) and not same and owned and not years
+        if inline:
+            # "When did the head of government of Yann Martel's home country in 1963 die?"
+            ask = life.replace("{p}", f"{holder} {when}")
+        elif open_ and tail.link in _LIFE:
+            # "In the country where Elvis Presley died, when did the head of government
+            # die?", not "… where Elvis Presley died die?"
+            asked = life.replace("{p}", f"the {noun}")
+            ask = f"In {place}, {asked[:1].lower()}{asked[1:]}"
+        else:
+            ask = life.replace("{p}", holder)
+        if when and not inline:
+            # "I mean the one in 1957." ("the head of state in 2019" where the question ends
+            # with another person: "Who was the father of …?")
+            w = "at the time" if same else when
+            year = forms["year" if tail.link in _LIFE else "year_noun"]
+            facts = ("", "")
+            if told[0] and not remarks and not exact and tail.link in _LIFE:
+                # the one year and what is remembered of them in one sentence ("I mean the
+                # one in 1957, who I think was born in 1874."), not three sentences
+                year, facts, told = forms["year_fact"], told, ("", "")
+            said = _pick(year, key).replace("{n}", noun).replace("{w}", w)
+            after.append(said.replace("{r}", facts[0]).replace("{v}", facts[1]))
+        if exact:
+            after.append(_pick(forms["exact"], key).replace("{y}", exact))
+    if told[0] and not (tail is not None and _exact(tail, told[0])):
+        remarks = [*remarks, (noun, told[1])]
+    return _said(ask, remarks, forms, key, after)
+
+
+def _neighbour_ask(r: Realizer, border: HopSpec, tail: HopSpec, place: str) -> str:
+    """A fact of the neighbour: "What is the currency of the smallest country bordering …?",
+    "In 2023, what was the population of …" (not "the population in 2023 of …")."""
+    subject = r._subject(border)
+    when = r._qualifier(tail)
+    if when:
+        timeless = tail.model_copy(update={"qualifier": "", "qualifier_value": ""})
+        asked = r._ask(timeless, place, subject)
+        ask = f"{capitalize(when)}, {asked[:1].lower()}{asked[1:]}"
+    else:
+        # (the raw ask: a place ending "… is from" keeps its preposition there)
+        ask = r._ask(tail, place, subject)
+    if _OPEN.search(place) and not ask.endswith(f"{place}?"):
+        return ""  # a verb after the clause ("When was … the country X is from founded?")
+    return ask
+
+
+def _said(
+    ask: str,
+    remarks: Sequence[tuple[str, str]],
+    forms: dict[str, list[str]],
+    key: str,
+    after: Sequence[str] = (),
+) -> str:
+    """The question, then the short sentences after it: the office's year, the people's
+    remembered facts ("I think the winner was born in 1950, and the head of government in
+    1929.")."""
+    if not ask:
+        return ""
+    said = [capitalize(ask), *(capitalize(a) for a in after)]
+    if len(remarks) == 1 or (remarks and not remarks[0][0]):
+        # (a person of a vague noun is "they"; a leader's facts then go with the question)
+        for n, v in remarks:
+            form = _pick(forms["fact" if n else "they"], key)
+            said.append(form.replace("{n}", n).replace("{v}", v))
+    elif remarks:
+        (n, v), (m, w) = remarks[0], remarks[-1]
+        form = _pick(forms["facts"], key)
+        said.append(
+            form.replace("{n}", n).replace("{v}", v).replace("{m}", m).replace("{w}", _elided(v, w))
+        )
+    return " ".join(capitalize(s) for s in said)
+
+
+def _elided(first: str, second: str) -> str:
+    """The second of two facts without the verb it shares with the first ("was born in
+    1950" → "was born in 1929" is "in 1929")."""
+    a, b = first.split(), second.split()
+    n = 0
+    while n < min(len(a), len(b)) - 1 and a[n] == b[n] and b[n] != "in":
+        n += 1
+    rest = " ".join(b[n:])
+    return rest if n and rest.startswith("in ") and " and " not in second else second
+
+
+def _exact(tail: HopSpec, facts: str) -> str:
+    """The year a leader's one remembered fact gives of what is asked ("born in 1912" where
+    their birth is asked): the question asks for the exact date; "" otherwise."""
+    m = _ONE_YEAR.match(facts)
+    verb = _LIFE_VERBS.get(tail.link, "")
+    return m.group(1) if m and verb and facts.startswith(verb) else ""
+
+
+def _life(r: Realizer, head: HopSpec, tail: HopSpec) -> str:
+    """The last question, about the leader ``{p}``: "When was {p} born?", "Who was the
+    father of {p}?"."""
     if tail.link in _LIFE:
         return {"P569": "When was {p} born?", "P570": "When did {p} die?"}[tail.link]
     return r.ask(tail, "{p}", r._subject(head))
 
 
-def _lifts(
-    border: HopSpec | None,
-    ranked: tuple[str, str] | None,
-    head: HopSpec | None,
-    tail: HopSpec | None,
-    place: str,
-    r: Realizer,
-) -> bool:
-    """Whether the country is said first, in a lead of its own: before its neighbour (but
-    "Which country borders …?" of an unranked one), and before its leader's birth or death
-    when nothing else is said of the leader ("When was the head of state of the Turing
-    Award winner's country born?" stays one question)."""
-    # a possessive with no year of its own stays ("When was the person who led the
-    # government of Jacinda Ardern's country born?", "Who led the government of a country
-    # that borders the Nobel Prize in Physics winner's country?"); "When was the person born
-    # who led the government of the 1973 … winner's country?" does not
-    short = place.endswith("'s country") and re.search(r"\d", place) is None
-    if border is not None:
-        # ("What is the biggest neighbour of the Turing Award winner's country?" stays)
-        asked = head is not None or tail is not None
-        return (bool(ranked and ranked[0]) and (asked or not short)) or (
-            head is not None and not short
+def _known(r: Realizer, specs: Sequence[HopSpec], at: int) -> tuple[int, str, str] | None:
+    """The person before the country whose facts are said after the question: (their hop,
+    their noun, the facts as a verb phrase: "was born in 1947"): the person whose country
+    it is, or whose birthplace or place of death is in it; None where there is none, or
+    their noun is too vague to say the facts of ("the one", kept next to them)."""
+    country = specs[at]
+    if country.link == CITIZENSHIP and at >= 1:
+        i = at - 1
+    elif country.link == "P17" and at >= 2 and specs[at - 1].link in _LIFE_PLACES:
+        place = specs[at - 1]
+        if not r._forward(place) or place.constraints or place.qualifier:
+            return None
+        i = at - 2
+    else:
+        return None
+    spec = specs[i]
+    if not r._forward(spec) or not r._person(spec):
+        return None
+    own = r._person_facts(spec)
+    if not own or not own[0]:
+        return None
+    subject = r._subject(specs[i - 1]) if i else r._class_of(spec.anchor)
+    rel = r._relation(spec.link, subject)
+    noun = rel.noun or ref_noun(fill(rel.of, p=r.plabel(spec.link)))
+    noun = r.t.style.short.get(noun, noun)
+    # (a noun too vague to say the facts of: "they", the only person said so)
+    return i, "" if noun in r.t.style.remark_weak else noun, own[1]
+
+
+def _place(r: Realizer, shown: Sequence[HopSpec], at: int, vague: Sequence[str]) -> str:
+    """The country by whose it is: "the Turing Award winner's home country", "the home
+    country of the designer of the Linux kernel", "the country where Biogen is headquartered",
+    "the country whose team won the FIFA World Cup"; "" where no such words fit."""
+    country = shown[at]
+    said = r._said_phrase(shown[:at], vague) if at else r.anchor_text(country)
+    person = r._owned_person(said)
+    if "{" in person or len(person.split()) > _MAX_PERSON:
+        return ""
+    if country.link == CITIZENSHIP:
+        if country.constraints:
+            # the one of a person's countries the hop means ("the country in Europe that
+            # Linus Torvalds is from")
+            where = _country_facts(r, country)
+            if where and short_person(person):
+                return f"{person}'s home country {where}"  # ("Satya Nadella's … in Asia")
+            return f"the country {where} that {person} is from" if where else ""
+        # (not "the country Soul's composer is from", a clause a year or a verb would follow)
+        return (
+            f"{person}'s home country" if short_person(person) else f"the home country of {person}"
         )
-    if head is None:
-        return False
-    if tail is None:
-        # a long clause before the question's end ("In 1968, who led the government of the
-        # country where the designer of Java was born?", marked stiff): said first
-        return _CLAUSE.search(place) is not None and len(place.split()) >= _LONG_PLACE
-    told = r._person_facts(head)
-    if told and told[0]:
-        # the question, then what is known of the leader (see _remarked); otherwise "In
-        # 1963, someone born in 1912 led the government of …. When exactly were they born?"
-        return _remarked(tail, told[0])
-    return not (short and not head.qualifier)
+    if country.constraints:
+        return ""
+    return _thing_country(r, shown, at, person)
 
 
-def _remarked(tail: HopSpec, facts: str) -> bool:
-    """Whether a leader's facts are said after the question about them ("When did … die?
-    I think they were born in 1912.", "Who was the father of …? I think they were born in
-    1901."): any question but of their birth or death, or of their death with facts not of
-    it ("When was … born? I think they were born in 1912." would ask what it says)."""
-    if tail.link == "P570":
-        return "died" not in facts and "death" not in facts
-    return tail.link not in _LIFE
-
-
-def _lead(forms: dict[str, list[str]], key: str, said: str) -> str:
-    """The country said first, in one of the ``lead`` forms around a statement ending where
-    the country goes ("Linus Torvalds is from", "Biogen is headquartered in") or of the
-    ``lead_topic`` forms around the country's phrase ("the country whose club won …");
-    ``said`` is the country's phrase, or a statement where no phrase of the country reads
-    ("the 1998 … winner was born in 1950, in")."""
-    statement, topic = said, ""
-    if said.startswith("the country ") or said.endswith("'s country"):
-        topic = said
-        # (not of "the country in Europe that X is from": "In Europe that X is from a …")
-        matched = (p.match(said) for p, _ in _STATEMENTS)
-        statement = next(
-            (
-                f.replace("{1}", m.group(1))
-                for m, (_, f) in zip(matched, _STATEMENTS, strict=True)
-                if m and not m.group(1).startswith(("in ", "on "))
-            ),
-            "",
-        )
-    elif said.endswith(" is from"):
-        topic = f"the country {said.removesuffix(' is from')} is from"
-    options = [f.replace("{s}", statement) for f in forms["lead"]] if statement else []
-    options += [f.replace("{x}", topic) for f in forms["lead_topic"]] if topic else []
-    return capitalize(_pick(options, key))
-
-
-def _joined(sentences: Sequence[str]) -> str:
-    """The sentences as one text; a lead ending in ":" runs on into the question after it
-    ("… a country I'm curious about: who was its head of state in 2019?")."""
-    out = ""
-    for s in sentences:
-        if out.endswith(":"):
-            if s.split(" ", 1)[0] in _RUN_ON:
-                s = s[:1].lower() + s[1:]
-            else:
-                out = out[:-1] + "."
-        out = f"{out} {s}" if out else s
-    return out[:-1] + "." if out.endswith(":") else out
-
-
-def _with_facts(person: str, own: tuple[str, str]) -> str:
-    """A person with the facts that tell them apart, as the subject of a statement: "the
-    1986 Turing Award winner born in 1928"; a clause after a year or for several facts ("the
-    head coach of Chelsea F.C. in 2024 who was born in 1978"), between commas after a
-    clause of the person's own ("the artist who painted The Kiss, who was born in 1862,")."""
-    if _CLAUSE.search(person) or "," in own[0]:
-        return f"{person}, who {own[1]},"
-    if re.search(r"\d{4}$", person) or " and " in own[0]:
-        return f"{person} who {own[1]}"
-    return f"{person} {own[0]}"
-
-
-def _thing_country(
-    r: Realizer, specs: Sequence[HopSpec], at: int, thing: str, forms: dict[str, list[str]]
-) -> str:
+def _thing_country(r: Realizer, specs: Sequence[HopSpec], at: int, thing: str) -> str:
     """The country of a thing, by what the thing is or does there ("the country where Biogen
     is headquartered", "the country Ghent is in", "the country whose club won the 1995
     Premier League", "the country where Borussia Dortmund plays its home games"); "" when no
@@ -417,30 +629,6 @@ def _thing_country(
     return said if said.startswith("the country whose ") else ""
 
 
-# the place of a person's life whose country a chain asks about, as the verb of a statement
-_LIFE_PLACES = {"P19": "was born", "P20": "died"}
-
-
-def _born_where(r: Realizer, specs: Sequence[HopSpec], at: int, vague: Sequence[str]) -> str | None:
-    """A person with facts, their birthplace (or place of death) and its country, as a
-    statement ending where the country goes: "the 1998 … winner was born in 1950, in", "a
-    member of The Beatles born in 1944 died in"; None for other chains."""
-    if at < 2 or specs[at].link != "P17" or specs[at].constraints:
-        return None
-    place, person = specs[at - 1], specs[at - 2]
-    where = _LIFE_PLACES.get(place.link)
-    if where is None or not r._forward(place) or place.constraints or place.qualifier:
-        return None
-    own = r._person_facts(person) if r._forward(person) else None
-    if not own or not own[0] or not r._person(person):
-        return None
-    shown = [*specs[: at - 2], person.model_copy(update={"constraints": []})]
-    who = r._owned_person(r._said_phrase(shown, vague))
-    if place.link == "P19" and own[0].startswith("born ") and " and " not in own[0]:
-        return f"{who} was {own[0]}, in"  # not "… born in 1950 was born in"
-    return f"{_with_facts(who, own)} {where} in"
-
-
 def _country_facts(r: Realizer, country: HopSpec) -> str | None:
     """A country hop's own facts, reduced ("in Europe"), or None when some do not read so."""
     mods = [r.modifier(c, f"via:{country.link}") for c in country.constraints]
@@ -454,7 +642,15 @@ def _parse(
 ) -> tuple[int, HopSpec | None, HopSpec | None, HopSpec | None] | None:
     """(the country hop's index, the neighbour hop, the leader hop, the hop asked last), or
     None when the chain is not of this module's shape: the first country hop that the rest
-    of the chain fits ("the capital of the country that hosted …" has two)."""
+    of the chain fits ("the capital of the country that hosted …" has two). A chain from a
+    named country to its neighbour ("the smallest country bordering the United States") is
+    at -1, the anchor its country."""
+    first = specs[0] if specs else None
+    if first is not None and first.link == BORDERS and first.anchor:
+        named = r._class_of(first.anchor) == COUNTRY_CLASS
+        parsed = _parse_at(r, specs, vague, -1) if named else None
+        if parsed is not None:
+            return parsed
     for at, s in enumerate(specs):
         if s.link in COUNTRY_LINKS and r._forward(s) and (at or s.anchor):
             parsed = _parse_at(r, specs, vague, at)
@@ -466,11 +662,13 @@ def _parse(
 def _parse_at(
     r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str], at: int
 ) -> tuple[int, HopSpec | None, HopSpec | None, HopSpec | None] | None:
-    if specs[at].qualifier:
+    if at >= 0 and specs[at].qualifier:
         return None
-    if any(i < len(vague) and vague[i] for i in range(at, len(specs))):
+    if any(i < len(vague) and vague[i] for i in range(max(at, 0), len(specs))):
         return None  # (an ambiguous hop's vague word is said in the nested wording)
-    if at == 0:
+    if at < 0:
+        pass
+    elif at == 0:
         human = r.facts.is_human(specs[0].anchor)
         if specs[0].link == CITIZENSHIP and not human:
             return None  # "the country X is from" of a person only
@@ -494,7 +692,7 @@ def _parse_at(
             return None
         if head is not None and tail.link not in _LIFE and not r._short_ask(tail):
             return None  # (a question ending with the leader: "Who was the father of …?")
-    if head is None and border is None:
+    if head is None and border is None and (tail is None or at < 0):
         return None
     return at, border, head, tail
 
@@ -512,20 +710,6 @@ def _ranked(r: Realizer, border: HopSpec) -> tuple[str, str] | None:
         adjective = r._superlative(border)[0]
         return (adjective, "") if adjective else None
     return "", ""
-
-
-def _led(head: HopSpec, place: str) -> str:
-    """What the leader did, as a verb phrase about ``place``: "led the government of …",
-    "was head of state of …" ("led their country's government", "led its government")."""
-    if place == IT:
-        return "led its government" if head.link == "P6" else "was its head of state"
-    if head.link == "P6":
-        if place in _OWN:
-            return f"led {place}'s government"
-        return f"led the government of {place}"
-    if place in _OWN:
-        return f"was {place}'s head of state"
-    return f"was head of state of {place}"
 
 
 def _pick(options: Sequence[str], key: str) -> str:

@@ -94,6 +94,9 @@ class Realizer(Wording):
             framed = country_frame(self, specs, vague)
             if framed:
                 return framed
+            two = self._two_questions(specs, vague)
+            if two:
+                return two
             chained = self._country_chain(specs, vague)
             if chained:
                 return chained
@@ -104,8 +107,8 @@ class Realizer(Wording):
                 text = capitalize(nested[1])
                 said = self._theirs(text, shown, remarks, vague)
                 if said:
-                    lead, text, remarks = said
-                    return f"{lead} {text}{self._remark(remarks, specs, text)}"
+                    after, remarks = said
+                    return f"{text} {after}{self._remark(remarks, specs, text)}"
             else:
                 text = self._split_question(shown, vague)
             return text + self._remark(remarks, specs, text)
@@ -113,14 +116,87 @@ class Realizer(Wording):
             self.said = False
             self._stripped = set()
 
+    def _two_questions(self, specs: Sequence[HopSpec], vague: Sequence[str]) -> str:
+        """A chain of three hops or more that no frame words, as two questions: the first
+        hop or hops asked on their own ("Which club won the UEFA Champions League?"), then
+        the rest about "that club" / "its" ("When was its 2021 head coach born?"), each
+        person's remembered facts after the question; "" where no split reads (each
+        sentence ``readable``, the first short) or a hop is not said by a relation."""
+        if len(specs) < 3 or not specs[0].anchor:
+            return ""
+        shown, remarks = self._deferred(specs)
+        people = self.t.style.people
+        for k in range(1, len(specs)):
+            first = self._asked(shown[:k], vague)
+            ref = self._ref_of(shown[:k], vague)
+            if not first or not ref or len(first.split()) > 16 or not readable(first):
+                continue
+            second = self._rest_asked(shown[k:], ref, self._subject(shown[k - 1]), vague[k:])
+            if not second or not readable(second) or (ref in second and _personal(ref, people)):
+                continue  # ("When was that father born?")
+            if any(r.hop < k for r in remarks) and any(r.hop >= k for r in remarks):
+                return ""  # (each person's facts after their own question: not worded here)
+            text = f"{capitalize(first)} {capitalize(second)}"
+            after = [r for r in remarks if r.hop >= k]
+            before = [r for r in remarks if r.hop < k]
+            if before:
+                said = f"{capitalize(first)}{self._remark(before, specs, first)} "
+                return said + capitalize(second)
+            return text + self._remark(after, specs, text)
+        return ""
+
+    def _asked(self, part: Sequence[HopSpec], vague: Sequence[str]) -> str:
+        """The question whose answer ``part``'s last hop reaches ("Which club won the UEFA
+        Champions League?")."""
+        last = part[-1]
+        if len(part) == 1:
+            x, subject, named = self.anchor_text(last), self._class_of(last.anchor), last.anchor
+        else:
+            x = self._said_phrase(part[:-1], vague)
+            subject, named = self._subject(part[-2]), ""
+        if "{" in x:
+            return ""
+        return capitalize(self.ask(last, x, subject, named, _at(vague, len(part) - 1)))
+
+    def _ref_of(self, part: Sequence[HopSpec], vague: Sequence[str]) -> str:
+        """How the second question names what the first asks: "that club", by the head noun
+        of its phrase ("the club that won …"); "" where the phrase has no plain noun."""
+        said = self._said_phrase(part, vague)
+        m = re.match(r"(?:the|a) ((?:[a-z]+ ){0,2}?[a-z]+) (?:that|who|which|where|of|in)\b", said)
+        if m is None:
+            return ""
+        noun = m.group(1).split()[-1]
+        if noun in self.t.style.remark_weak or noun in {"one", "winner", "thing"}:
+            return ""
+        return f"that {noun}"
+
+    def _rest_asked(
+        self, rest: Sequence[HopSpec], ref: str, subject: str, vague: Sequence[str]
+    ) -> str:
+        """The rest of the chain asked about ``ref`` ("When was the head coach of that club
+        in 2021 born?" said "When was its 2021 head coach born?")."""
+        x = ref
+        for i, spec in enumerate(rest[:-1]):
+            x = self.phrase(spec, x, subject, "", _at(vague, i)).text
+            subject = self._subject(spec)
+        said = self.ask(rest[-1], x, subject, "", _at(vague, len(rest) - 1))
+        # "the head coach of that club in 2021" is "its 2021 head coach" ("their" of people)
+        own = "their" if _personal(ref, self.t.style.people) else "its"
+        noun = r"\bthe ((?:[a-z]+ ){0,2}[a-z]+) of " + re.escape(ref)
+        said = re.sub(noun + r" in (\d{4})\b", rf"{own} \2 \1", said)
+        said = re.sub(noun + r"\b", rf"{own} \1", said)
+        return capitalize(said)
+
     def _theirs(
         self, text: str, shown: Sequence[HopSpec], remarks: Sequence[Remark], vague: Sequence[str]
-    ) -> tuple[str, str, list[Remark]] | None:
-        """A person's facts said of them first where the question goes on to their home
-        country ("I'm thinking of the 2001 Turing Award winner who was born in 1930. Who led
-        the government of the country with the largest area bordering their home country?"),
-        not after it ("… home country? The winner I mean was born in 1930."): the lead, the
-        question and the remarks left; None where no remark's person is followed by theirs."""
+    ) -> tuple[str, list[Remark]] | None:
+        """A person's facts said of them by their noun after the question where it goes on to
+        their home country ("What is the capital of the home country of the 1984 … winner? I
+        think the winner was born in Bahía Blanca."): not "The one born in …, I mean." (which
+        could be another's), nor a lead before the question ("I'm thinking of the … winner who
+        was born in …. What is the capital of their home country?", filler to a blind rater):
+        the sentence and the remarks left; None where no remark's person is followed by
+        theirs."""
         for r in remarks:
             after = shown[r.hop + 1] if r.hop + 1 < len(shown) else None
             if after is None or after.link != CITIZENSHIP or not self._forward(after):
@@ -128,11 +204,12 @@ class Realizer(Wording):
             person = self._said_phrase(shown[: r.hop + 1], vague)
             found = [f"{person}'s home country", f"the home country of {person}"]
             hits = [f for f in found if f in text]
-            if len(hits) != 1 or text.count(person) != 1 or text.startswith(capitalize(hits[0])):
+            if len(hits) != 1 or text.count(person) != 1 or r.noun in self.t.style.remark_weak:
                 continue
             rest = [o for o in remarks if o is not r]
-            lead = self._person_lead(person, r.verbs, text)
-            return lead, text.replace(hits[0], "their home country"), rest
+            forms = self.t.style.frame.get("fact") or ["I think the {n} {v}."]
+            form = forms[stable_index(text, len(forms))]
+            return capitalize(form.replace("{n}", r.noun).replace("{v}", r.verbs)), rest
         return None
 
     def _person_lead(self, person: str, verbs: str, key: str) -> str:
@@ -620,6 +697,16 @@ def _owned_year(person: str, owns: Callable[[str, str], bool]) -> str:
     if m and owns(m.group(2), m.group(1)):
         return f"{m.group(2)}'s {m.group(3)} {m.group(1)}"
     return person
+
+
+# nouns of people a phrase names its person by besides ``style.people`` ("the artist who …")
+_PERSON_NOUNS = frozenset({"artist", "painter", "writer", "singer", "actor", "player", "scientist"})
+
+
+def _personal(ref: str, people: Sequence[str]) -> bool:
+    """Whether "that <noun>" names a person (their father, not its father)."""
+    noun = ref.split()[-1]
+    return noun in people or noun in _PERSON_NOUNS
 
 
 def readable(question: str) -> bool:

@@ -131,10 +131,12 @@ class StylePhrases(BaseModel):
 
     frame: dict[str, list[str]] = Field(
         default_factory=dict,
-        description="A chain through a country said as a person asks it (frames.py): 'person' "
-        "says a person's facts before the question ('I'm thinking of {x} who {v}.'), "
-        "'head_fact' a leader's after it ('I think it was someone {f}.'), 'topic' a phrase "
-        "too long to nest, said first ('I'm curious about {x}.').",
+        description="A chain through a country said as a person asks it (frames.py): the short "
+        "sentences after the one question: 'fact'/'facts'/'they' a person's remembered facts "
+        "('I think the {n} {v}.'), 'year'/'year_noun'/'year_fact' the office's year where a "
+        "clause would take it ('I mean the one {w}.'), 'exact' a leader's remembered year of "
+        "what is asked ('I think it was in {y}.'), 'then' the second of two questions as is or as "
+        "what is wanted ('I'd like to know {i}.', 'I'm after {n}.').",
     )
     frame_country: dict[str, str] = Field(
         default_factory=dict,

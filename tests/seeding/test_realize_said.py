@@ -4,12 +4,13 @@ said by what happened there, and a country the question happens in."""
 
 from __future__ import annotations
 
+import re
+
 from builder.records.seed import HopSpec
 from builder.seeding.compose import Intro, compose
 from builder.seeding.lint import text_problems
 from builder.seeding.realize import Realizer, _owned_year, readable
 from builder.seeding.templates import load_templates
-from tests.seeding.leads import lead_and_ask
 from tests.seeding.test_vague import realizer, store, timed, year
 
 __all__ = ["realizer", "store"]
@@ -23,26 +24,31 @@ def test_two_peoples_facts_are_said_of_them_not_after_the_question(
     realizer: Realizer,
 ) -> None:
     question = realizer.question([WINNER, HOME, HEAD, HopSpec(link="P570")])
-    # the winner's facts on their noun, the head's as a statement about them: no "I mean the
-    # winner born in 1867 and the head of government born in 1980." after a long question
-    lead, ask = lead_and_ask(question)
-    assert "1903 Nobel Prize in Physics winner born in 1867 is from" in lead
-    assert ask.startswith("When did the person who led its government in 2019 die? ")
-    assert "born in 1980" in ask and question.count("1980") == 1
-    assert "I mean" not in question and text_problems(question) == []
+    # each person's facts said once, briefly, after the question about them, by their noun:
+    # not "the 1903 … winner born in 1867" stacked in the noun phrase, nor "I mean the
+    # winner born in 1867 and the head of government born in 1980."
+    country, winner, head, told = re.split(r"(?<=[?.]) ", question)
+    assert country == "Which country is the 1903 Nobel Prize in Physics winner from?"
+    assert "the winner was born in 1867" in winner
+    assert "1980" not in head and "the head of government was born in 1980" in told
+    # (two people's facts not said in the same words)
+    assert winner.replace("winner", "") != told.replace("head of government", "")
+    assert question.count("1980") == 1 and question.count("1867") == 1
+    assert "I mean the winner" not in question and text_problems(question) == []
 
 
 def test_a_persons_facts_are_said_of_their_noun_before_the_question(
     realizer: Realizer,
 ) -> None:
     question = realizer.question([WINNER, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
-    # "the one born in 1867" after the question could be the head of government: the
-    # winner's facts are said of the winner, and the country is theirs
-    # (the country "its" after the lead: not "I'm thinking of the … winner who was born in
-    # 1867. … their country's government", a template opener)
-    lead, ask = lead_and_ask(question)
-    assert "1903 Nobel Prize in Physics winner born in 1867 is from" in lead
-    assert ask == "When was the person who led its government born?"
+    # "the one born in 1867" could be the head of government: the winner's facts are said
+    # of the winner, right after the question about them
+    # (not "The 1903 … winner born in 1867 is from a country I'm curious about.", a filler
+    # lead with facts stacked in it)
+    assert question == (
+        "Which country is the 1903 Nobel Prize in Physics winner from? I think the winner was "
+        "born in 1867. When was that country's head of government born?"
+    )
     # no "What is the birth date of …", no "of the home country of"
     assert not question.startswith("What is the birth date")
     assert "of the home country of" not in question
@@ -51,8 +57,10 @@ def test_a_persons_facts_are_said_of_their_noun_before_the_question(
 def test_an_offices_year_follows_its_noun(realizer: Realizer) -> None:
     head = HEAD.model_copy(update={"constraints": []})
     question = realizer.question([WINNER, HOME, head, HopSpec(link="P570")])
-    assert question.endswith(": when did the person who led its government in 2019 die?")
-    assert "the 2019 head" not in question
+    # the year on the noun of the second question ("its 2019 head of government")
+    assert question.endswith(" When did that country's 2019 head of government die?")
+    assert question.count("2019") == 1
+    assert "in 2019" not in question
     # hop goals keep the words they are searched with
     goals = realizer.goals([WINNER, HOME, head], ["L:curie", "L:nz", "L:ardern"])
     assert goals[2] == "Who was the head of government of that country in 2019?"
@@ -65,24 +73,24 @@ def test_a_country_is_said_by_what_happened_there(realizer: Realizer) -> None:
     born = HopSpec(link="P19", anchor="L:ardern")
     assert realizer.question([born, country]) == "In which country was Jacinda Ardern born?"
     question = realizer.question([born, country, HopSpec(link="P6")])
-    assert question == "Who led the government of the country where Jacinda Ardern was born?"
+    assert question == ("Which country was Jacinda Ardern born in? Who was its head of government?")
     assert "of the birthplace" not in question and "country of the place" not in question
     # a company's country is where it is based, not "its country"
     made = HopSpec(link="P178", anchor="L:pulp")
     question = realizer.question([made, country, HopSpec(link="P6")])
-    assert "developer of Pulp Fiction is based" in question
+    assert question.startswith("In which country is the developer of Pulp Fiction based? ")
 
 
 def test_a_country_said_first_is_where_the_question_happens(realizer: Realizer) -> None:
     died = HopSpec(link="P20", anchor="L:ardern")
     chain = [died, HopSpec(link="P17"), HopSpec(link="P6"), HopSpec(link="P570")]
-    # "… where Jacinda Ardern died die?" reads as broken; the country is said first and its
-    # head asked about in a question of its own (not "When did the person die who led the
+    # "… where Jacinda Ardern died die?" reads as broken; the country is asked first and
+    # its head about in a question of its own (not "When did the person die who led the
     # government of the country where Jacinda Ardern died?")
     question = realizer.question(chain)
-    lead, ask = lead_and_ask(question)
-    assert "Jacinda Ardern died" in lead
-    assert ask == "When did the person who led its government die?"
+    assert question == (
+        "Which country did Jacinda Ardern die in? When did its head of government die?"
+    )
     style = load_templates().style
     intro = [Intro("the country where Nino Rota died", "that country", "its")]
     assert compose(style, intro, "When did the head of government of that country die?") == (
@@ -105,10 +113,11 @@ def test_the_again_form_of_a_birth_date_is_no_one_sentence_question() -> None:
 def test_an_offices_holder_is_asked_with_who(realizer: Realizer) -> None:
     head = HEAD.model_copy(update={"constraints": []})
     question = realizer.question([WINNER.model_copy(update={"constraints": []}), HOME, head])
-    # the year first, where a person would say it: not "the head of government in 2019 of
+    # the country first, then its head that year: not "the head of government in 2019 of
     # the home country of …"
     assert question == (
-        "In 2019, who led the government of the 1903 Nobel Prize in Physics winner's country?"
+        "Which country is the 1903 Nobel Prize in Physics winner from? Who was head of "
+        "government there in 2019?"
     )
 
 
@@ -116,9 +125,10 @@ def test_a_name_takes_a_possessive_before_a_noun_of_people(realizer: Realizer) -
     directed = HopSpec(link="P57", anchor="L:pulp")
     question = realizer.question([directed, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
     # one possessive at a time: not "Pulp Fiction's director's home country"
-    lead, ask = lead_and_ask(question)
-    assert "Pulp Fiction's director is from" in lead
-    assert ask == "When was the person who led its government born?"
+    assert question == (
+        "Where is Pulp Fiction's director from? I'd like to know when that country's head of "
+        "government was born."
+    )
     assert "of the director of" not in question and "director's" not in question
 
 
@@ -140,7 +150,7 @@ def test_a_network_is_the_one_that_first_aired_it(realizer: Realizer) -> None:
 def test_a_prizes_winner_goes_after_a_short_name_only(realizer: Realizer) -> None:
     physics = HopSpec(link="P1346", anchor="L:physics")
     question = realizer.question([physics, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
-    assert "the Nobel Prize in Physics winner's country" in question
+    assert question.startswith("Where is the Nobel Prize in Physics winner from? ")
     # "the Academy Award for Best Actor winner" would not read: the winner of it
     realizer.said = True
     try:
@@ -164,42 +174,46 @@ def test_the_one_only_where_no_other_person_is_described(realizer: Realizer) -> 
     chain = [first, HOME, HOME, HEAD, HopSpec(link="P570")]
     question = realizer.question(chain)
     assert " is from" not in question
-    assert question.endswith("The head of government I mean was born in 1980.")
+    assert question.endswith("The head of government born in 1980, I mean.")
 
 
 def test_a_country_is_what_its_person_is_from_and_its_head_its_own_question(
     realizer: Realizer,
 ) -> None:
     physics = HopSpec(link="P1346", anchor="L:physics")
-    # a short person's phrase takes the possessive: one "of" phrase, not three in a row
+    # the country asked first, its head "there" after "Where …?" (no country said for "its")
     assert realizer.question([physics, HOME, HopSpec(link="P6")]) == (
-        "Who led the government of the Nobel Prize in Physics winner's country?"
+        "Where is the Nobel Prize in Physics winner from? Who was head of government there?"
     )
     named = [HopSpec(link="P27", anchor="L:ardern"), HopSpec(link="P6"), HopSpec(link="P569")]
     assert realizer.question(named) == (
-        "When was the person who led the government of Jacinda Ardern's country born?"
+        "Where is Jacinda Ardern from? When was that country's head of government born?"
     )
-    # a place the country is known by keeps its words and goes first
+    # two hops stay one question
+    assert realizer.question(named[:2]) == (
+        "Who was the head of government of Jacinda Ardern's home country?"
+    )
+    # a place the country is known by keeps its words
     born = [physics, HopSpec(link="P19"), HopSpec(link="P17"), HopSpec(link="P6")]
     question = realizer.question([*born, HopSpec(link="P569")])
-    lead, ask = lead_and_ask(question)
-    assert "Nobel Prize in Physics winner was born" in lead
-    assert ask == "When was the person who led its government born?"
-    assert "of the home country of" not in question
+    assert question == (
+        "Which country was the Nobel Prize in Physics winner born in? When was its head of "
+        "government born?"
+    )
 
 
 def test_a_heads_facts_are_a_statement_about_the_country(realizer: Realizer) -> None:
     winner = WINNER.model_copy(update={"constraints": []})
     question = realizer.question([winner, HOME, HEAD, HopSpec(link="P570")])
-    # the question, then what is known of the leader
-    lead, ask = lead_and_ask(question)
-    assert "1903 Nobel Prize in Physics winner" in lead
-    assert ask.startswith("When did the person who led its government in 2019 die? ")
-    assert "born in 1980" in ask
-    assert realizer.question([winner, HOME, HEAD]) == (
-        "In 2019, who led the government of the 1903 Nobel Prize in Physics winner's country? "
-        "I think it was someone born in 1980."
+    # the country, the question about its leader, then what is known of the leader
+    assert question == (
+        "Where is the 1903 Nobel Prize in Physics winner from? When did that country's 2019 "
+        "head of government die? If I remember right, the head of government was born in 1980."
     )
+    alone = realizer.question([winner, HOME, HEAD])
+    assert alone.startswith("Where is the 1903 Nobel Prize in Physics winner from? ")
+    assert "head of government there in 2019" in alone
+    assert alone.endswith("the head of government was born in 1980.")
     # a factual ambiguity's false year is said with the same confidence
     false = HEAD.model_copy(update={"constraints": [year("P569", 1979)]})
     assert realizer.question([winner, HOME, false, HopSpec(link="P570")]) == question.replace(
@@ -207,9 +221,10 @@ def test_a_heads_facts_are_a_statement_about_the_country(realizer: Realizer) -> 
     )
     # a country known by what happened there: "the country where X died"
     died = [HopSpec(link="P20", anchor="L:ardern"), HopSpec(link="P17"), HEAD]
-    lead, ask = lead_and_ask(realizer.question([*died, HopSpec(link="P570")]))
-    assert "Jacinda Ardern died" in lead
-    assert ask.startswith("When did the person who led its government in 2019 die? ")
+    death = realizer.question([*died, HopSpec(link="P570")])
+    assert death.startswith(
+        "Which country did Jacinda Ardern die in? When did its 2019 head of government die? "
+    )
 
 
 def test_an_ambiguous_hops_vague_word_keeps_the_nested_wording(realizer: Realizer) -> None:
@@ -230,14 +245,14 @@ def test_a_persons_facts_are_said_first_where_their_home_country_follows(
     realizer: Realizer,
 ) -> None:
     # a country bordering the winner's home country: the winner's facts are said of the
-    # winner, not after the question
+    # winner, by their noun, after the question (not "I'm thinking of … who was born in …")
     border = HopSpec(link="P47", link_inverse=True, class_id="Q6256")
     chain = [WINNER, HOME, border, HopSpec(link="P6")]
     question = realizer.question(chain)
-    lead, ask = lead_and_ask(question)
-    assert "1903 Nobel Prize in Physics winner born in 1867 is from" in lead
-    assert ask == "Who led the government of one of its neighbours?"
-    assert "I mean" not in question
+    country, winner, ask = re.split(r"(?<=[?.]) ", question)
+    assert country == "Which country is the 1903 Nobel Prize in Physics winner from?"
+    assert "the winner was born in 1867" in winner
+    assert ask == "Who was the head of government of a country bordering it?"
     assert text_problems(question) == []
 
 
@@ -247,8 +262,13 @@ def test_a_short_persons_home_country_is_theirs_in_a_nested_question(
     physics = HopSpec(link="P1346", anchor="L:physics")
     border = HopSpec(link="P47", link_inverse=True, class_id="Q6256")
     question = realizer.question([physics, HOME, border, HopSpec(link="P6")])
-    assert "the Nobel Prize in Physics winner's country" in question
-    assert "the home country of the" not in question
+    assert question == (
+        "Where is the Nobel Prize in Physics winner from? Who was the head of government of "
+        "a country bordering it?"
+    )
+    assert realizer.question([physics, HOME, border]) == (
+        "Where is the Nobel Prize in Physics winner from? Which country borders it?"
+    )
     # a phrase that ends in a name takes no possessive ("the artist behind We Are's")
     realizer.said = True
     try:

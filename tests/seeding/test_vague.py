@@ -27,7 +27,6 @@ from builder.seeding.realize import Realizer
 from builder.seeding.resolve import weaken
 from builder.seeding.templates import load_templates
 from tests.ambiguity.minikb import build_store_with, ent
-from tests.seeding.leads import lead_and_ask
 
 HUMAN, FILM, COUNTRY = "Q5", "Q11424", "Q6256"
 # the properties this world has beside minikb's own
@@ -181,12 +180,12 @@ def test_at_most_three_relation_phrases_in_one_sentence(realizer: Realizer) -> N
     ]
     question = realizer.question(chain)
     assert all(s.count(" of ") <= 3 for s in re.split(r"\. | — ", question)), question
-    # the birthplace's country said by what happened there, the clause last: "… where the
-    # Nobel Prize in Physics winner was born born?" would read as broken; the country said
-    # first ("… was born in a country I'm curious about."), then its leader as "its"
-    lead, ask = lead_and_ask(question)
-    assert "Nobel Prize in Physics winner was born" in lead
-    assert ask == "When was the person who led its government born?"
+    # the birthplace's country said by what happened there, in a question of its own: "…
+    # where the Nobel Prize in Physics winner was born born?" would read as broken
+    assert question == (
+        "Which country was the Nobel Prize in Physics winner born in? When was its head of "
+        "government born?"
+    )
 
 
 def test_a_person_said_just_before_is_they(realizer: Realizer) -> None:
@@ -208,14 +207,16 @@ def test_a_holders_facts_at_a_known_time_are_said_next_to_them(realizer: Realize
     first = HopSpec(link="P27")
     head = timed("P6", "P580", 2019, constraints=[year("P569", 1980)])
     question = realizer.question([office, first, first, head, HopSpec(link="P570")])
-    # the year after the office's noun, the holder's facts after the question, never between
-    # commas ("the 2019 head of government, born in 1980, of …") nor a flat sentence of their
-    # own ("Its head of government in 2019 was born in 1980.")
+    # the first hops asked on their own (five hops), the year after the office's noun, the
+    # holder's facts after the question, never between commas ("the 2019 head of government,
+    # born in 1980, of …") nor a flat sentence of their own ("Its head of government in 2019
+    # was born in 1980.")
     assert question == (
-        "When did the head of government in 2019 of the home country of the home country of the "
-        "Prime Minister of New Zealand die? The head of government I mean was born in 1980."
+        "Which country is the Prime Minister of New Zealand from? When did the head of "
+        "government in 2019 of its home country die? The head of government born in 1980, I "
+        "mean."
     )
-    assert ", born" not in question and question.count("?") == 1
+    assert ", born" not in question and question.count("?") == 2
     # as the last hop: "Who was its head of government in 2019, born in 1980?"
     ask = realizer.ask(head, "that country")
     assert ask == "Who was the head of government of that country in 2019, born in 1980?"
