@@ -301,7 +301,22 @@ def _fact(noun: str, verbs: str, forms: dict[str, list[str]], key: str, shift: i
     one picked (a second person's facts not said in the same words)."""
     options = forms["fact" if noun else "they"]
     form = options[(stable_index(key, len(options)) + shift) % len(options)]
-    return form.replace("{n}", noun).replace("{v}", verbs)
+    return form.replace("{n}", noun).replace("{v}", verbs if noun else plural_verbs(verbs))
+
+
+_PLURAL = {"was": "were", "is": "are", "has": "have"}
+
+
+def plural_verbs(verbs: str) -> str:
+    """Facts said of "they": "was born in 1953, and died in 2020" → "were born in 1953, and
+    died in 2020" (the build had "They was born in 1953, if I remember right.")."""
+    words = verbs.split(" ")
+    for i, w in enumerate(words):
+        if w in _PLURAL and (
+            i == 0 or words[i - 1] in {"and", "and,"} or words[i - 1].endswith(",")
+        ):
+            words[i] = _PLURAL[w]
+    return " ".join(words)
 
 
 def _leader_two(
@@ -517,7 +532,7 @@ def _said(
         # (a person of a vague noun is "they"; a leader's facts then go with the question)
         for n, v in remarks:
             form = _pick(forms["fact" if n else "they"], key)
-            said.append(form.replace("{n}", n).replace("{v}", v))
+            said.append(form.replace("{n}", n).replace("{v}", v if n else plural_verbs(v)))
     elif remarks:
         (n, v), (m, w) = remarks[0], remarks[-1]
         form = _pick(forms["facts"], key)

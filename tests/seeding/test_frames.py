@@ -592,3 +592,17 @@ def test_the_country_is_asked_by_what_its_phrase_says() -> None:
     # a phrase whose person is a clause of the country's own has no question of its own
     assert _country_ask("the country whose capital is Budapest that the CEO is from", "k") == ""
     assert _country_ask("the region where Ghent is", "k") == ""
+
+
+def test_facts_said_of_they_agree_with_they() -> None:
+    """The build had "They was born in 1953, if I remember right." (a Fed chair's noun is too
+    vague to name them by, so the remark says "they"); the lint now names the fault too."""
+    from builder.seeding.frames import plural_verbs
+
+    assert plural_verbs("was born in 1953") == "were born in 1953"
+    assert plural_verbs("was born in 1953, and was a citizen of Spain") == (
+        "were born in 1953, and were a citizen of Spain"
+    )
+    assert plural_verbs("died in 2020") == "died in 2020"
+    assert text_problems("They was born in 1953, if I remember right.") == ["'They was'"]
+    assert text_problems("They were born in 1953, if I remember right.") == []
