@@ -709,14 +709,19 @@ def _personal(ref: str, people: Sequence[str]) -> bool:
     return noun in people or noun in _PERSON_NOUNS
 
 
+_TWO_YEARS = re.compile(r"\b\d{4},? in \d{4}\b")
+
+
 def readable(question: str) -> bool:
     """Whether a question of one sentence with every hop nested stays readable: at most
     ``MAX_WORDS`` words, ``MAX_STACK`` relation phrases ("the head of state of the country
     of the birthplace of …" is three) and two relative clauses, and no clause's last verb
-    met by the question's (``_GARDEN_PATH``)."""
+    met by the question's (``_GARDEN_PATH``), and no year right after another ("Who coached
+    Cristiano Ronaldo's club founded in 1897 in 2016?": the second reads as the club's too)."""
     body = question.split(" ", 1)[-1]  # the question word is no relative pronoun
     return (
         not _GARDEN_PATH.search(question)
+        and not _TWO_YEARS.search(question)
         and not _AGAIN.match(question)
         and len(question.split()) <= MAX_WORDS
         and len(_RELATION_OF.findall(question)) <= MAX_STACK
