@@ -116,8 +116,10 @@ class Realizer(Wording):
             if noun == "one" and _THE_ONE.search(text):
                 noun = "country"  # (another "I mean the one …" is a person's)
             said.setdefault(at, []).append((specs[i], noun))
+        # (not "I mean the country in NATO. I mean the one born in 1927.")
+        form = "narrowed_again" if "I mean" in text else "narrowed"
         for at in sorted(said, reverse=True):
-            remark = self._narrowing(said[at])
+            remark = self._narrowing(said[at], form)
             text = f"{text[:at].rstrip()} {remark.replace('..', '.')}{text[at:]}"
         return text.strip()
 
@@ -130,11 +132,11 @@ class Realizer(Wording):
                 return True
         return False
 
-    def _narrowing(self, hops: Sequence[tuple[HopSpec, str]]) -> str:
+    def _narrowing(self, hops: Sequence[tuple[HopSpec, str]], form: str = "narrowed") -> str:
         """The facts that single out the countries asked in one question, said after it ("I
         mean the one whose capital is Beijing.", "I mean the country in the Group of Seven,
         and the neighbour that borders Monaco.")."""
-        forms = self.t.style.frame.get("narrowed") or ["I mean {x}."]
+        forms = self.t.style.frame.get(form) or ["I mean {x}."]
         parts = []
         for k, (spec, noun) in enumerate(hops):
             facts = join_verbs([self._narrowing_fact(c, spec.link) for c in spec.constraints])
@@ -797,6 +799,8 @@ _NARROWED = frozenset({CITIZENSHIP, "P17", _BORDERS})
 _CLAUSE_WORDS = frozenset({"whose", "that", "which", "who", "where"})
 # a question that asks the country itself ("Which country …?", "Where is X from?")
 _ASKS_COUNTRY = re.compile(r"(?:In |On )?(?:which|what) country\b|Where\b", re.IGNORECASE)
+# a question whose country the fact after it may call "the one" (not after "Where …?")
+_WHICH_COUNTRY = re.compile(r"(?:In |On )?(?:which|what) country\b", re.IGNORECASE)
 
 
 def _narrowed_at(text: str, link: str) -> tuple[int, str]:
@@ -817,7 +821,7 @@ def _narrowed_at(text: str, link: str) -> tuple[int, str]:
         hits = hits or [k for k, q in enumerate(asked) if "country" in q]
     k = hits[0] if hits else len(ends) - 1
     q = asked[k]
-    if _ASKS_COUNTRY.match(q) and (link != _BORDERS or "border" in q):
+    if _WHICH_COUNTRY.match(q) and (link != _BORDERS or "border" in q):
         noun = "one"
     else:
         noun = "neighbour" if link == _BORDERS else "country"
