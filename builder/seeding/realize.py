@@ -116,10 +116,11 @@ class Realizer(Wording):
             if noun == "one" and _THE_ONE.search(text):
                 noun = "country"  # (another "I mean the one …" is a person's)
             said.setdefault(at, []).append((specs[i], noun))
-        # (not "I mean the country in NATO. I mean the one born in 1927.")
-        form = "narrowed_again" if "I mean" in text else "narrowed"
         for at in sorted(said, reverse=True):
-            remark = self._narrowing(said[at], form)
+            # (not "I mean the country in NATO. I mean the one born in 1927.")
+            after = _SENTENCE.search(text, at)
+            again = after is not None and "I mean" in after.group(0)
+            remark = self._narrowing(said[at], "narrowed_again" if again else "narrowed")
             text = f"{text[:at].rstrip()} {remark.replace('..', '.')}{text[at:]}"
         return text.strip()
 
@@ -821,7 +822,8 @@ def _narrowed_at(text: str, link: str) -> tuple[int, str]:
         hits = hits or [k for k, q in enumerate(asked) if "country" in q]
     k = hits[0] if hits else len(ends) - 1
     q = asked[k]
-    if _WHICH_COUNTRY.match(q) and (link != _BORDERS or "border" in q):
+    # ("the one" is the country asked: a neighbour where the question says one)
+    if _WHICH_COUNTRY.match(q) and (link == _BORDERS) == ("border" in q):
         noun = "one"
     else:
         noun = "neighbour" if link == _BORDERS else "country"

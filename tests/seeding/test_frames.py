@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -651,14 +652,15 @@ def test_a_country_of_several_is_asked_then_singled_out(realizer: Realizer) -> N
 
 def test_a_country_of_several_is_not_a_second_i_mean(realizer: Realizer) -> None:
     """Not "I mean the country in NATO. I mean the one born in 1927." (a person's year said
-    "I mean the one …" too)."""
+    "I mean the one …" right after)."""
     g7 = Constraint(property="P463", value="L:g7")
-    plain = WINNER.model_copy(update={"constraints": []})
-    chain = [plain, HopSpec(link="P27", constraints=[g7]), timed("P35", "P580", 1998)]
-    question = realizer.question([*chain, HopSpec(link="P569")])
-    assert question.count("I mean") <= 1, question
-    assert "Group of Seven" in question and "at the time" in question, question
-    _clean(question)
+    question = realizer.question([WINNER, HopSpec(link="P27", constraints=[g7])])
+    said = _sentences(question)
+    assert not any("I mean" in a and "I mean" in b for a, b in pairwise(said)), question
+    assert question == (
+        "Which country is the 1998 Nobel Prize in Physics winner from? I'm asking about the "
+        "country in Group of Seven. I mean the one born in 1950."
+    )
 
 
 def test_a_neighbour_of_several_is_singled_out_after_its_question(realizer: Realizer) -> None:
@@ -681,6 +683,17 @@ def test_a_neighbour_of_several_is_singled_out_after_its_question(realizer: Real
     assert alone == (
         "Which country borders Trent Reznor's home country? I mean the one that borders Monaco."
     )
+
+
+def test_the_one_asked_is_not_the_country_it_borders(realizer: Realizer) -> None:
+    """A fact of the country a question's neighbour borders is "the country …", never "the
+    one …" (the country the question asks: its neighbour)."""
+    capital = Constraint(property="P36", value="L:beijing")
+    place = HopSpec(link="P17", anchor="L:mingora", constraints=[capital])
+    border = HopSpec(link="P47", link_inverse=True, class_id=COUNTRY)
+    question = realizer.question([place, border])
+    assert question.endswith(" I mean the country whose capital is Beijing."), question
+    assert question.index("border") < question.index("Beijing"), question
 
 
 def test_a_continent_of_a_places_country_is_asked_of_it(realizer: Realizer) -> None:
