@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from builder.records.seed import HopSpec
+from builder.records.seed import Constraint, HopSpec
 from builder.seeding.compose import Intro, compose, possessive, stable_index
 from builder.seeding.facts import HUMAN, Facts
 from builder.seeding.frames import country_frame
@@ -88,7 +88,76 @@ class Realizer(Wording):
         sentence with every phrase nested where it stays short (at most ``MAX_WORDS``);
         otherwise some described phrases are said first (``I'm thinking of …. Who …?``):
         the fewest such phrases, then the shortest longest sentence. ``vague``: per hop, the
-        word an ambiguous hop says instead of the fact it leaves out (``award-winning``)."""
+        word an ambiguous hop says instead of the fact it leaves out (``award-winning``).
+
+        A country a fact singles out of several (a dual citizen's home countries, a
+        neighbour) is asked without it, and the fact said right after the question it belongs
+        to ("Which country is the highest point of Asia in? I mean the one whose capital is
+        Beijing."), not as stacked clauses ("Which country whose capital is Beijing is …")."""
+        narrowed = [
+            i
+            for i, s in enumerate(specs)
+            if s.constraints
+            and s.link in _NARROWED
+            and (i or s.anchor)
+            and not _at(vague, i)
+            and self._clausal(s)
+        ]
+        if not narrowed:
+            return _continent(self._question(specs, vague))
+        shown = [
+            s.model_copy(update={"constraints": []}) if i in narrowed else s
+            for i, s in enumerate(specs)
+        ]
+        text = _continent(self._question(shown, vague))
+        said: dict[int, list[tuple[HopSpec, str]]] = {}
+        for i in narrowed:
+            at, noun = _narrowed_at(text, specs[i].link)
+            if noun == "one" and _THE_ONE.search(text):
+                noun = "country"  # (another "I mean the one …" is a person's)
+            said.setdefault(at, []).append((specs[i], noun))
+        for at in sorted(said, reverse=True):
+            # (not "I mean the country in NATO. I mean the one born in 1927.")
+            after = _SENTENCE.search(text, at)
+            again = after is not None and "I mean" in after.group(0)
+            remark = self._narrowing(said[at], "narrowed_again" if again else "narrowed")
+            text = f"{text[:at].rstrip()} {remark.replace('..', '.')}{text[at:]}"
+        return text.strip()
+
+    def _clausal(self, spec: HopSpec) -> bool:
+        """Whether a fact of the hop is said by a clause ("whose capital is Beijing", "that
+        uses the euro"), not a short phrase that reads in the question ("in Europe")."""
+        for c in spec.constraints:
+            reduced = self.modifier(c, f"via:{spec.link}").reduced
+            if not reduced or reduced.split(" ", 1)[0] in _CLAUSE_WORDS or c.property == _BORDERS:
+                return True
+        return False
+
+    def _narrowing(self, hops: Sequence[tuple[HopSpec, str]], form: str = "narrowed") -> str:
+        """The facts that single out the countries asked in one question, said after it ("I
+        mean the one whose capital is Beijing.", "I mean the country in the Group of Seven,
+        and the neighbour that borders Monaco.")."""
+        forms = self.t.style.frame.get(form) or ["I mean {x}."]
+        parts = []
+        for k, (spec, noun) in enumerate(hops):
+            facts = join_verbs([self._narrowing_fact(c, spec.link) for c in spec.constraints])
+            if k and noun == "one":
+                noun = "neighbour" if spec.link == _BORDERS else "country"
+            parts.append(f"the {noun} {facts}")
+        form = forms[stable_index(" ".join(parts), len(forms))]
+        return form.replace("{x}", ", and ".join(parts))
+
+    def _narrowing_fact(self, c: Constraint, link: str) -> str:
+        """One fact of a country as said after the question ("whose capital is Beijing",
+        "in the Group of Seven", "that uses the euro")."""
+        if c.property in self.t.style.narrowed_in:
+            return f"in {self._value(c)}"
+        m = self.modifier(c, f"via:{link}")
+        if m.reduced and c.property != _BORDERS:
+            return m.reduced
+        return f"that {m.verb}"
+
+    def _question(self, specs: Sequence[HopSpec], vague: Sequence[str] = ()) -> str:
         self.said = True
         try:
             framed = country_frame(self, specs, vague)
@@ -182,7 +251,8 @@ class Realizer(Wording):
         said = self.ask(rest[-1], x, subject, "", _at(vague, len(rest) - 1))
         # "the head coach of that club in 2021" is "its 2021 head coach" ("their" of people)
         own = "their" if _personal(ref, self.t.style.people) else "its"
-        noun = r"\bthe ((?:[a-z]+ ){0,2}[a-z]+) of " + re.escape(ref)
+        # (not "its 2003 country": the year there is the question's)
+        noun = r"\bthe (?!country )((?:[a-z]+ ){0,2}[a-z]+) of " + re.escape(ref)
         said = re.sub(noun + r" in (\d{4})\b", rf"{own} \2 \1", said)
         said = re.sub(noun + r"\b", rf"{own} \1", said)
         return capitalize(said)
@@ -727,6 +797,67 @@ def readable(question: str) -> bool:
         and len(_RELATION_OF.findall(question)) <= MAX_STACK
         and len(_RELATIVE.findall(body)) <= 2
     )
+
+
+# hops reaching a country that a fact of it may single out of several
+_BORDERS = "P47"
+_NARROWED = frozenset({CITIZENSHIP, "P17", _BORDERS})
+_CLAUSE_WORDS = frozenset({"whose", "that", "which", "who", "where"})
+# a question that asks the country itself ("Which country …?", "Where is X from?")
+_ASKS_COUNTRY = re.compile(r"(?:In |On )?(?:which|what) country\b|Where\b", re.IGNORECASE)
+# a question whose country the fact after it may call "the one" (not after "Where …?")
+_WHICH_COUNTRY = re.compile(r"(?:In |On )?(?:which|what) country\b", re.IGNORECASE)
+
+
+def _narrowed_at(text: str, link: str) -> tuple[int, str]:
+    """Where the fact singling out a country is said: the index right after the sentence
+    that says the country (a question, or what is wanted: "I'd like to know …"; a
+    neighbour's the first that says "border", another's the first that asks a country or
+    says one), and the noun the fact is said of ("one" after "Which country …?", else
+    "country" or "neighbour")."""
+    spans = [(m.start(), m.end()) for m in _SENTENCE.finditer(text)]
+    asks = [(a, b) for a, b in spans if _ASKING.match(text[a:b]) or text[a:b].endswith("?")]
+    asks = asks or spans[-1:]
+    asked = [text[a:b] for a, b in asks]
+    ends = [b for _, b in asks]
+    if link == _BORDERS:
+        hits = [k for k, q in enumerate(asked) if "border" in q]
+    else:
+        hits = [k for k, q in enumerate(asked) if _ASKS_COUNTRY.match(q)]
+        hits = hits or [k for k, q in enumerate(asked) if "country" in q]
+    k = hits[0] if hits else len(ends) - 1
+    q = asked[k]
+    # ("the one" is the country asked: a neighbour where the question says one)
+    if _WHICH_COUNTRY.match(q) and (link == _BORDERS) == ("border" in q):
+        noun = "one"
+    else:
+        noun = "neighbour" if link == _BORDERS else "country"
+    return ends[k], noun
+
+
+_CONTINENT_OF = re.compile(r"\bOn which continent is the country (?P<x>[^?]+?) is in\?")
+
+
+def _continent(text: str) -> str:
+    """ "Which continent is Mingora's country on?", not "On which continent is the country
+    Mingora is in?" (a clause's verb before the question's)."""
+    return _CONTINENT_OF.sub(
+        lambda m: f"Which continent is {_owner(m.group('x'))} country on?", text
+    )
+
+
+def _owner(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+# a text's sentences (not split after "D.C." before a lower-case word)
+_SENTENCE = re.compile(r"\S.*?[.?](?=\s+[A-Z]|$)")
+# a sentence that says what is asked, not a remark
+_ASKING = re.compile(
+    r"I'd like to know|I want to know|I'm after|I'm curious|I'm thinking|I've been"
+)
+# a remark that says "the one" of a person
+_THE_ONE = re.compile(r"\b(?:I mean the one|The one)\b")
 
 
 def _at(words: Sequence[str], i: int) -> str:

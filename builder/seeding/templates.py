@@ -138,6 +138,11 @@ class StylePhrases(BaseModel):
         "what is asked ('I think it was in {y}.'), 'then' the second of two questions as is or as "
         "what is wanted ('I'd like to know {i}.', 'I'm after {n}.').",
     )
+    narrowed_in: list[str] = Field(
+        default_factory=list,
+        description="Properties whose fact singling out a country is said 'in {v}' after the "
+        "question ('I mean the one in the Group of Seven.'), not by the relation's clause.",
+    )
     frame_country: dict[str, str] = Field(
         default_factory=dict,
         description="The country of a thing by what the thing does there, per the relation "

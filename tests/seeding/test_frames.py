@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,8 @@ MORE_PROPS = {
     "P20": ("place of death", "wikibase-item"),
     "P170": ("creator", "wikibase-item"),
     "P30": ("continent", "wikibase-item"),
+    "P36": ("capital", "wikibase-item"),
+    "P463": ("member of", "wikibase-item"),
 }
 
 
@@ -85,6 +88,13 @@ def _world() -> list[tuple]:  # type: ignore[type-arg]
         ent("L:kiss", "The Kiss", "Q3305213"),
         ent("Q5107", "continent"),
         ent("L:europe", "Europe", "Q5107"),
+        ent("L:beijing", "Beijing"),
+        ent("Q515", "city"),
+        ent("L:mingora", "Mingora", "Q515", {"P17": "L:de"}),
+        ent("L:monaco", "Monaco", COUNTRY),
+        ent("L:g7", "Group of Seven"),
+        ent("L:krone", "Norwegian krone"),
+        ent("L:giaever", "Ivar Giaever", HUMAN, {"P569": "1929"}),
     ]
 
 
@@ -606,3 +616,88 @@ def test_facts_said_of_they_agree_with_they() -> None:
     assert plural_verbs("died in 2020") == "died in 2020"
     assert text_problems("They was born in 1953, if I remember right.") == ["'They was'"]
     assert text_problems("They were born in 1953, if I remember right.") == []
+
+
+def _sentence_with(question: str, words: str) -> str:
+    return next(s for s in _sentences(question) if words in s)
+
+
+def test_a_country_of_several_is_asked_then_singled_out(realizer: Realizer) -> None:
+    """A country a fact singles out of several (a dual citizen's, a mountain's on a border)
+    is asked plainly, the fact said right after the question it belongs to, not stacked
+    ("Which country whose capital is Beijing is …", "… that is a member of the Group of
+    Seven born?")."""
+    capital = Constraint(property="P36", value="L:beijing")
+    one = realizer.question([HopSpec(link="P17", anchor="L:kiss", constraints=[capital])])
+    assert one == "Which country is The Kiss in? I mean the one whose capital is Beijing."
+    krone = Constraint(property="P38", value="L:krone")
+    from_ = HopSpec(link="P27", anchor="L:giaever", constraints=[krone])
+    two = realizer.question([from_, HopSpec(link="P35"), HopSpec(link="P569")])
+    first, remark, *rest = _sentences(two)
+    assert first == "Which country is Ivar Giaever from?", two
+    assert remark == "I mean the one that uses the Norwegian krone.", two
+    assert "krone" not in " ".join(rest) and rest, two
+    g7 = Constraint(property="P463", value="L:g7")
+    in_g7 = HopSpec(link="P27", constraints=[g7])
+    member = realizer.question([WINNER, in_g7, HopSpec(link="P35")])
+    assert "that is a member of" not in member, member
+    # (the test world's organization has no class that takes "the"; after "Where is … from?"
+    # no country is said for "the one" to be of; the fact before the rest of the chain)
+    assert member == (
+        "Where is the 1998 Nobel Prize in Physics winner from? I mean the country in Group of "
+        "Seven. I think the winner was born in 1950. I'd like to know who was head of state there."
+    )
+    _clean(member)
+
+
+def test_a_country_of_several_is_not_a_second_i_mean(realizer: Realizer) -> None:
+    """Not "I mean the country in NATO. I mean the one born in 1927." (a person's year said
+    "I mean the one …" right after)."""
+    g7 = Constraint(property="P463", value="L:g7")
+    question = realizer.question([WINNER, HopSpec(link="P27", constraints=[g7])])
+    said = _sentences(question)
+    assert not any("I mean" in a and "I mean" in b for a, b in pairwise(said)), question
+    assert question == (
+        "Which country is the 1998 Nobel Prize in Physics winner from? I'm asking about the "
+        "country in Group of Seven. I mean the one born in 1950."
+    )
+
+
+def test_a_neighbour_of_several_is_singled_out_after_its_question(realizer: Realizer) -> None:
+    """The neighbour a fact singles out ("the country bordering Hansi Flick's home country
+    that borders Monaco") is "a country bordering it", the fact after the question that
+    says it; every fact still said."""
+    monaco = Constraint(property="P47", value="L:monaco")
+    border = HopSpec(link="P47", link_inverse=True, class_id=COUNTRY, constraints=[monaco])
+    reznor = HopSpec(link="P27", anchor="L:reznor")
+    question = realizer.question([reznor, border, timed("P35", "P580", 2024)])
+    assert "Monaco" in question and "2024" in question and "Trent Reznor" in question
+    said = _sentence_with(question, "Monaco")
+    assert said == "I mean the neighbour that borders Monaco.", question
+    asked = _sentence_with(question, "bordering")
+    assert question.index(asked) < question.index(said), question
+    assert "that borders" not in asked, question
+    _clean(question)
+    # a neighbour asked itself: "Which country borders …? I mean the one that borders …"
+    alone = realizer.question([reznor, border])
+    assert alone == (
+        "Which country borders Trent Reznor's home country? I mean the one that borders Monaco."
+    )
+
+
+def test_the_one_asked_is_not_the_country_it_borders(realizer: Realizer) -> None:
+    """A fact of the country a question's neighbour borders is "the country …", never "the
+    one …" (the country the question asks: its neighbour)."""
+    capital = Constraint(property="P36", value="L:beijing")
+    place = HopSpec(link="P17", anchor="L:mingora", constraints=[capital])
+    border = HopSpec(link="P47", link_inverse=True, class_id=COUNTRY)
+    question = realizer.question([place, border])
+    assert question.endswith(" I mean the country whose capital is Beijing."), question
+    assert question.index("border") < question.index("Beijing"), question
+
+
+def test_a_continent_of_a_places_country_is_asked_of_it(realizer: Realizer) -> None:
+    """Not "On which continent is the country Mingora is in?" (two verbs at the end)."""
+    city = [HopSpec(link="P17", anchor="L:mingora"), HopSpec(link="P30")]
+    question = realizer.question(city)
+    assert question == "Which continent is Mingora's country on?"
