@@ -209,17 +209,47 @@ def full_support(clue: Clue) -> int:
     return sum(_weight(g) for g in clue)
 
 
-def support(c: Candidate, hits: Sequence[Hit], clue: Clue) -> int:
+_NEGATION = (" not ", " never ", " no longer ")
+
+
+def _shown(text: str) -> bool:
+    """A sentence that can show a fact: one that does not deny it ("It is not a member of
+    the European Union")."""
+    return not any(n in text for n in _NEGATION)
+
+
+def _clue_page(hit: Hit, clue: Clue) -> bool:
+    """The result is the page of an entity the clue names ("borders Andorra": Andorra's
+    page), which states the narrowing fact from the other side ("Andorra shares land
+    borders with France")."""
+    title = set(_read(hit.title).split())
+    return bool(title) and title <= {w for g in clue for w in g}
+
+
+def named_groups(clue: Clue, reply: str) -> list[tuple[str, ...]]:
+    """The clue's groups that name an entity: a word the reply capitalizes ("Andorra",
+    "Beijing", "European Union")."""
+    caps = {p for w in _WORD.findall(reply) if w[:1].isupper() for p in _read(w).split()}
+    return [g for g in clue if any(w in caps for w in g)]
+
+
+def support(c: Candidate, hits: Sequence[Hit], clue: Clue, *, direct: bool = False) -> int:
     """How much the results about ``c`` (its page; on another page, the sentences naming it)
-    show the clue (:func:`clue_groups`; a group in the candidate's label counts double)."""
+    show the clue (:func:`clue_groups`; a group in the candidate's label counts double). A
+    sentence denying the fact does not show it. ``direct``: only the candidate's own page
+    and the pages of the entities the clue names (read both ways: Monaco's page says it
+    borders France), not a third page that names it next to the clue's words."""
     label = _read(name_of(c))
     own = _read(c.label)  # a version's label carries its year: "X (2018)"
     texts: list[str] = []
     for h in hits:
         if h.entity_id and h.entity_id == c.id:
-            texts.append(_read(f"{h.title} . {h.snippet}"))
+            texts += [_read(h.title), *(_read(p) for p in _pieces(h))]
+            continue
+        if direct and not _clue_page(h, clue):
             continue
         texts += [t for piece in (h.title, *_pieces(h)) if label in (t := _read(piece))]
+    texts = [t for t in texts if _shown(t)]
     total = 0
     for group in clue:
         if any(f" {w} " in own for w in group):
@@ -452,11 +482,14 @@ def choose(
     *,
     kind: str = "",
     goal: str = "",
+    fact: str = "",
 ) -> Candidate | None:
     """The candidate the results support best: a candidate the reply itself names is not
     the one meant ("it came after X"); a year picks among dated versions; else clue words
     shown next to a candidate (in the clue query's results, else in a search for the
-    candidate with the clue), then rank."""
+    candidate with the clue, else in a search for the clue with ``fact``, the hop's
+    relation without the previous answer), then rank; a candidate whose own page (or the
+    page of the entity the clue names) shows the clue before one a third page names."""
     said = _phrase(reply)
     pool = [c for c in cands if _phrase(name_of(c)) not in said] or list(cands)
     if len(pool) == 1:
@@ -480,27 +513,47 @@ def choose(
     rest = [c for c in pool if c not in ranked]
     order = [*ranked, *rest]
     scores = [support(c, hits, clue) if c in ranked else 0 for c in order]
+    # the entities the clue names ("borders Andorra", "capital Beijing"): a reader checks the
+    # fact on the candidate's own page or the named entity's, not on a third page
+    named = named_groups(clue, reply)
+    full_named = full_support(named)
+    direct = [support(c, hits, named, direct=True) if c in ranked else 0 for c in order]
     best = max(scores, default=0)
+    full = full_support(clue)
     # a search for each candidate with the clue: all of them when the first results do not
-    # tell one apart (no single best, or the best lacks a number the clue gives: "born in
-    # 1946" is not shown by a page saying "born 1882"), else those they do not show; the
-    # first (in rank order) that shows all of the clue ends the searching
+    # tell one apart (no single best, the best's own page does not show the entities the
+    # clue names, or it lacks a number the clue gives: "born in 1946" is not shown by a page
+    # saying "born 1882"), else those they do not show; the first (in rank order) that
+    # shows all of the clue (the entities it names on its own page) ends the searching
     words = clue_text(with_demonyms(reply))
     numbers = [g for g in clue if _weight(g) > 1]
     undecided = (
         best == 0
         or scores.count(best) > 1
+        or direct[scores.index(best)] < full_named
         or support(order[scores.index(best)], hits, numbers) < full_support(numbers)
     )
     for i, c in enumerate(order):
         if undecided or i >= len(ranked):
-            scores[i] = max(scores[i], support(c, search(f"{name_of(c)} {words}"), clue))
-            if scores[i] >= full_support(clue):
+            theirs = search(f"{name_of(c)} {words}")
+            scores[i] = max(scores[i], support(c, theirs, clue))
+            direct[i] = max(direct[i], support(c, theirs, named, direct=True))
+            if scores[i] >= full and direct[i] >= full_named:
                 break
+    if fact and named and max(direct, default=0) < full_named:
+        # no candidate's page shows the entities the clue names: a search for the narrowing
+        # fact itself ("France borders"), whose entity's page may state it of the candidate
+        # ("France shares land borders with … Germany")
+        theirs = search(f"{words} {fact}")
+        for i, c in enumerate(order):
+            scores[i] = max(scores[i], support(c, theirs, clue))
+            direct[i] = max(direct[i], support(c, theirs, named, direct=True))
     top = max(scores, default=0)
     if top == 0:
         return ranked[0] if ranked else None
-    return order[scores.index(top)]
+    # the most shown; between equals, the one shown on its own page (or the clue's
+    # entity's) before one a third page names next to the clue's words; then rank
+    return order[max(range(len(order)), key=lambda i: (scores[i], direct[i], -i))]
 
 
 def restored_words(question: str, unambiguous: str) -> str:
@@ -603,7 +656,13 @@ def walk(
         if ambiguous:
             relation = hop_query(cp.goal, previous)
             chosen = choose(
-                cp.candidates, hits, said, search, kind=cp.ambiguity_type, goal=relation
+                cp.candidates,
+                hits,
+                said,
+                search,
+                kind=cp.ambiguity_type,
+                goal=relation,
+                fact=hop_query(cp.goal, ""),
             )
             gold = target_of(sample, cp)
             if chosen is None:

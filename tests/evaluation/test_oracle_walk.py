@@ -363,3 +363,60 @@ def test_per_candidate_searches_begin_with_the_latest_holder_begun_by_that_year(
     got = choose(cands, [], "As of 2002, I mean.", search, kind="version", goal="prime minister")
     assert got == cands[2]
     assert len(searched) == 1 and searched[0].startswith("Tony Blair")
+
+
+def test_a_narrowing_fact_is_read_on_the_candidates_page_or_the_named_entitys() -> None:
+    lux = Candidate(id="L", label="Luxembourg", downstream_answer="x")
+    france = Candidate(id="F", label="France", downstream_answer="y")
+    hits = _pages(
+        ("L", "Luxembourg", "Luxembourg shares land borders with France, Germany and Belgium;"),
+        ("F", "France", "France shares land borders with Belgium, Luxembourg, Spain and "
+         "Andorra;"),
+    )  # fmt: skip
+    # France's page names Luxembourg next to Andorra, but says France borders Andorra
+    assert choose([lux, france], hits, "Andorra", lambda q: []) == france
+    # a sentence denying the fact does not show it
+    norway = Candidate(id="N", label="Norway", downstream_answer="x")
+    finland = Candidate(id="FI", label="Finland", downstream_answer="y")
+    hits = _pages(
+        ("N", "Norway", "Norway is a country in Europe. … It is not a member of the European "
+         "Union."),
+        ("FI", "Finland", "It is a member of the United Nations, the European Union and NATO;"),
+    )  # fmt: skip
+    assert choose([norway, finland], hits, "European Union", lambda q: []) == finland
+
+
+def test_a_candidate_showing_part_of_the_fact_is_checked_against_the_others() -> None:
+    nepal = Candidate(id="NP", label="Nepal", downstream_answer="x")
+    china = Candidate(id="CN", label="China", downstream_answer="y")
+    hits = _pages(
+        ("NP", "Nepal", "Its capital is Kathmandu. … It contains Mount Everest on its border "
+         "with China."),
+    )  # fmt: skip
+    china_page = _pages(("CN", "China", "China is a country in Asia. … Its capital is Beijing."))
+
+    def by_name(q: str) -> list[SearchResult]:
+        return china_page if q.startswith("China") else hits
+
+    # Nepal's page shows "capital", not "Beijing": China's own page is searched for both
+    assert choose([nepal, china], hits, "capital Beijing", by_name) == china
+
+
+def test_a_search_for_the_narrowing_fact_reads_the_named_entitys_page() -> None:
+    austria = Candidate(id="AT", label="Austria", downstream_answer="x")
+    germany = Candidate(id="DE", label="Germany", downstream_answer="y")
+    hits = _pages(
+        ("AT", "Austria", "Austria shares land borders with Germany, Italy and Hungary;"),
+        ("DE", "Germany", "Germany is a country in Europe."),
+    )
+    alps = _pages(("ALPS", "Alps", "It extends across France, Switzerland, Austria and Germany."))
+    france = _pages(("FR", "France", "France shares land borders with Belgium, Germany and Spain;"))
+    log: list[str] = []
+
+    def search(q: str) -> list[SearchResult]:
+        log.append(q)
+        return france if q.startswith("France") else alps
+
+    fact = "neighbour country borders"
+    assert choose([austria, germany], hits, "France", search, fact=fact) == germany
+    assert log[-1] == "France french neighbour country borders"
