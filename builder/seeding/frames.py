@@ -362,8 +362,9 @@ def _leader_two(
         exact = _exact(tail, told[0])
         inline = not when
         if not there and dated and not same:
-            # "When was its 1963 head of government born?"
-            holder, inline = f"{own} {dated.group(1)} {noun}", True
+            # "When was the head of government there in 1963 born?" (not "its 1963 head of
+            # government", a year before the office that reads as a label)
+            holder, inline = f"the {noun} there in {dated.group(1)}", True
         else:
             holder = f"the {noun} of {there}" if there else f"{own} {noun}"
         life = _life(r, head, tail)

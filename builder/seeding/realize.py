@@ -93,7 +93,13 @@ class Realizer(Wording):
         A country a fact singles out of several (a dual citizen's home countries, a
         neighbour) is asked without it, and the fact said right after the question it belongs
         to ("Which country is the highest point of Asia in? I mean the one whose capital is
-        Beijing."), not as stacked clauses ("Which country whose capital is Beijing is …")."""
+        Beijing."), not as stacked clauses ("Which country whose capital is Beijing is …").
+
+        A formal label is said by the short name people use for it (``names.yaml``'s
+        ``short``: "the 2013 Nobel Prize in Medicine winner")."""
+        return self.t.names.shortened(self._narrowed_question(specs, vague))
+
+    def _narrowed_question(self, specs: Sequence[HopSpec], vague: Sequence[str]) -> str:
         narrowed = [
             i
             for i, s in enumerate(specs)
@@ -414,7 +420,7 @@ class Realizer(Wording):
         return f"{lead} {asked(its)}"
 
     def _owned_person(self, said: str) -> str:
-        """``Walmart's 1982 CEO`` for "the CEO of Walmart in 1982" (see :func:`_owned_year`)."""
+        """``Walmart's CEO in 1982`` for "the CEO of Walmart in 1982" (see :func:`_owned_year`)."""
         return _owned_year(said, self._owns)
 
     def _citizen(self, spec: HopSpec) -> bool:
@@ -761,11 +767,12 @@ def _whose(place: str) -> str:
 
 
 def _owned_year(person: str, owns: Callable[[str, str], bool]) -> str:
-    """``Walmart's 1982 CEO`` for "the CEO of Walmart in 1982", where the name takes a
-    possessive before the noun (``owns``); else the phrase as it is."""
+    """``Walmart's CEO in 1982`` for "the CEO of Walmart in 1982", where the name takes a
+    possessive before the noun (``owns``); else the phrase as it is. The year stays after the
+    office, as people say it ("Walmart's 1982 CEO" read as a database label)."""
     m = _HOLDER_IN.match(person)
     if m and owns(m.group(2), m.group(1)):
-        return f"{m.group(2)}'s {m.group(3)} {m.group(1)}"
+        return f"{m.group(2)}'s {m.group(1)} in {m.group(3)}"
     return person
 
 

@@ -93,6 +93,17 @@ class NameRules(BaseModel):
     classes: dict[str, str] = Field(default_factory=dict)
     bare: list[str] = Field(default_factory=list)
     patterns: list[str] = Field(default_factory=list)
+    short: dict[str, str] = Field(
+        default_factory=dict,
+        description="A formal label → the short name people use for it, in questions only "
+        "('Nobel Prize in Physiology or Medicine' → 'Nobel Prize in Medicine').",
+    )
+
+    def shortened(self, text: str) -> str:
+        """``text`` with each formal label said by its short name."""
+        for label, name in self.short.items():
+            text = text.replace(label, name)
+        return text
 
     def takes_the(self, label: str, classes: list[str]) -> bool:
         if label in self.bare:

@@ -368,3 +368,22 @@ def test_version_replies_of_one_chain_alternate_across_an_untimed_hop(
             said.append(got[0].injection.clue.text)
         assert "1930" in said[0] and "1930" in said[1]
         assert said[0].startswith("I mean") != said[1].startswith("I mean"), said
+
+
+def test_a_winners_year_is_not_always_said_with_one_tail(store: KnowledgeStore) -> None:
+    """A version reply of the year an earlier hop's person won ("The head of state back when
+    they won, in 1930.") takes several forms over chains, not ", when they won." on every
+    one; each says the year once and names the person it is of."""
+    facts = Facts(store)
+    spec = HopSpec(link="P35", qualifier="P580", qualifier_value="+1930-00-00T00:00:00Z")
+    era = Era(year=1930, hop=0, source="qualifier", property="P1346")
+    named = {
+        era_clue(facts, spec, era, "L:rufus", f"seed-{i:06d}", "head of state", turn=1).text
+        for i in range(24)
+    }
+    plain = {era_clue(facts, spec, era, "L:rufus", f"seed-{i:06d}").text for i in range(24)}
+    for texts in (named, plain):
+        assert len(texts) >= 3, texts
+        assert not all(t.endswith(", when they won.") for t in texts), texts
+        assert all(t.count("1930") == 1 and "won" in t for t in texts), texts
+    assert all("head of state" in t for t in named)

@@ -76,6 +76,8 @@ def _world() -> list[tuple]:  # type: ignore[type-arg]
         ent("L:reznor", "Trent Reznor", HUMAN, {"P569": "1965", "P27": "L:us"}),
         ent("L:soul", "Soul", FILM, {"P86": "L:reznor"}),
         ent("L:nobel", "Nobel Prize in Physics", PRIZE),
+        ent("L:medicine", "Nobel Prize in Physiology or Medicine", PRIZE),
+        ent("L:economics", "Nobel Memorial Prize in Economic Sciences", PRIZE),
         ent("L:stadium", "Westfalenstadion", None, {"P17": "L:de"}),
         ent("L:bvb", "Borussia Dortmund", CLUB, {"P115": "L:stadium"}),
         ent("L:harvard", "Harvard University", UNIVERSITY),
@@ -221,11 +223,12 @@ def test_each_remembered_fact_follows_the_question_about_its_person(realizer: Re
 def test_a_leaders_fact_is_what_is_remembered_of_them(realizer: Realizer) -> None:
     head = timed("P6", "P580", 1963, constraints=[year("P569", 1912)])
     question = realizer.question([SOUL, HOME, head, HopSpec(link="P570")])
-    # the office's year on its noun ("its 1963 head of government"), the leader's fact after
-    # the question about them
+    # the office's year after its noun ("the head of government there in 1963", not "its
+    # 1963 head of government", which reads as a label), the leader's fact after the question
+    # about them
     assert question == (
-        "Which country is Soul's composer from? When did that country's 1963 head of "
-        "government die? If I remember right, the head of government was born in 1912."
+        "Which country is Soul's composer from? When did the head of government there in 1963 "
+        "die? I believe the head of government was born in 1912."
     )
     assert question.count("1912") == 1 and question.count("1963") == 1
     _two(question)
@@ -233,8 +236,8 @@ def test_a_leaders_fact_is_what_is_remembered_of_them(realizer: Realizer) -> Non
     # ("When was … born? I think they were born in 1912." would ask what it says)
     born = realizer.question([SOUL, HOME, head, HopSpec(link="P569")])
     assert born == (
-        "Where is Soul's composer from? When exactly was that country's 1963 head of "
-        "government born? It was in 1912, I think."
+        "Where is Soul's composer from? When exactly was the head of government there in "
+        "1963 born? It was in 1912, I think."
     )
     # a misremembered year is said the same way
     false = head.model_copy(update={"constraints": [year("P569", 1913)]})
@@ -270,8 +273,8 @@ def test_a_clubs_country_is_where_it_plays(realizer: Realizer) -> None:
     # not "the country of the home venue of Borussia Dortmund"
     assert question == (
         "Which country does Borussia Dortmund play its home games in? I'd like to know when "
-        "its 1974 head of government died. If I remember right, the head of government was "
-        "born in 1897."
+        "the head of government there in 1974 died. I think the head of government was born "
+        "in 1897."
     )
     assert "home venue" not in question
     _two(question)
@@ -295,7 +298,7 @@ def test_a_universitys_head_is_its_president(realizer: Realizer) -> None:
     head = timed("P1037", "P580", 2012, anchor="L:harvard")
     question = realizer.question([head, HOME, timed("P6", "P580", 1968)])
     assert question == (
-        "Which country is Harvard University's 2012 president from? I'd like to know who "
+        "Which country is Harvard University's president in 2012 from? I'd like to know who "
         "was head of government there in 1968."
     )
     assert "head of Harvard" not in question
@@ -339,8 +342,8 @@ def test_one_of_several_is_not_a_possessive(realizer: Realizer) -> None:
     # "a member of Radiohead", one of several: not "Radiohead's member"; the preposition
     # first ("Which country was a member of Radiohead born in?" reads as a garden path)
     assert question == (
-        "In which country was a member of Radiohead born? I think the member was born in "
-        "1968. I want to know who was head of government there in 1976."
+        "In which country was a member of Radiohead born? If I remember right, the member "
+        "was born in 1968. I want to know who was head of government there in 1976."
     )
     _two(question)
 
@@ -395,8 +398,8 @@ def test_a_country_with_a_clause_is_asked_by_it(realizer: Realizer) -> None:
     # a verb after the clause would meet its own ("… where … died die?"): its own sentence
     death = realizer.question([*died, timed("P6", "P580", 1968), HopSpec(link="P570")])
     assert death == (
-        "Which country did the artist who painted The Kiss die in? I want to know when its "
-        "1968 head of government died."
+        "Which country did the artist who painted The Kiss die in? I want to know when the "
+        "head of government there in 1968 died."
     )
     _two(death)
 
@@ -457,8 +460,8 @@ def test_a_persons_facts_are_not_stacked_on_their_noun(realizer: Realizer) -> No
     question = realizer.question([coach, HOME, LARGEST, HopSpec(link="P38")])
     # not "Harvard University's 2012 president born in 1950 is from …"
     assert question == (
-        "Where is Harvard University's 2012 president from? I think the president was born "
-        "in 1950. What is the currency of the largest country by area bordering it?"
+        "Where is Harvard University's president in 2012 from? The president was born in "
+        "1950, I think. What is the currency of the largest country by area bordering it?"
     )
     _two(question)
 
@@ -467,16 +470,16 @@ def test_another_question_about_the_leader_ends_with_them(realizer: Realizer) ->
     father = HopSpec(link="P22")
     question = realizer.question([SOUL, HOME, timed("P35", "P580", 2019), father])
     assert question == (
-        "Where is Soul's composer from? Who was the father of that country's 2019 head of state?"
+        "Where is Soul's composer from? Who was the father of the head of state there in 2019?"
     )
     head = timed("P35", "P580", 2019, constraints=[year("P569", 1901)])
     known = realizer.question([SOUL, HOME, head, father])
     # not the riddle "In 2019, someone born in 1901 was head of state of …. Who was the
     # father of that head of state?"
-    assert known == question + " I think the head of state was born in 1901."
+    assert known == question + " If I remember right, the head of state was born in 1901."
     named = [HopSpec(link="P27", anchor="L:reznor"), timed("P35", "P580", 2019), father]
     assert realizer.question(named) == (
-        "Where is Trent Reznor from? Who was the father of that country's 2019 head of state?"
+        "Where is Trent Reznor from? Who was the father of the head of state there in 2019?"
     )
     _two(question)
     _two(known)
@@ -494,7 +497,8 @@ def test_a_country_of_several_is_said_by_its_phrase(realizer: Realizer) -> None:
     reznor = european.model_copy(update={"anchor": "L:reznor"})
     named = realizer.question([reznor, timed("P6", "P580", 2004), HopSpec(link="P570")])
     assert named == (
-        "Which country in Europe is Trent Reznor from? When did its 2004 head of government die?"
+        "Which country in Europe is Trent Reznor from? When did the head of government there "
+        "in 2004 die?"
     )
     _two(named)
 
@@ -526,7 +530,7 @@ def test_a_vague_persons_facts_are_theirs(realizer: Realizer) -> None:
     head = timed("P6", "P580", 1963, constraints=[year("P569", 1912)])
     question = realizer.question([composer, HOME, head, HopSpec(link="P570")])
     # the leader's fact by their noun: "They were born in 1912" could be the composer's
-    assert question.endswith(" If I remember right, the head of government was born in 1912.")
+    assert question.endswith(" The head of government was born in 1912, if I remember right.")
     assert "they were" not in question.lower()
     _two(question)
 
@@ -536,8 +540,8 @@ def test_a_fact_of_a_persons_country_says_their_facts_after_it(realizer: Realize
     # not "I'm thinking of the 1998 … winner who was born in 1950. On which continent is
     # their home country?" (a lead read as filler)
     assert question == (
-        "Which country is the 1998 Nobel Prize in Physics winner from? If I remember right, "
-        "the winner was born in 1950. On which continent is that country?"
+        "Which country is the 1998 Nobel Prize in Physics winner from? I believe the winner "
+        "was born in 1950. On which continent is that country?"
     )
     _two(question)
 
@@ -645,7 +649,7 @@ def test_a_country_of_several_is_asked_then_singled_out(realizer: Realizer) -> N
     # no country is said for "the one" to be of; the fact before the rest of the chain)
     assert member == (
         "Where is the 1998 Nobel Prize in Physics winner from? I mean the country in Group of "
-        "Seven. I think the winner was born in 1950. I'd like to know who was head of state there."
+        "Seven. If I remember right, the winner was born in 1950. I'd like to know who was head of state there."
     )
     _clean(member)
 
@@ -701,3 +705,43 @@ def test_a_continent_of_a_places_country_is_asked_of_it(realizer: Realizer) -> N
     city = [HopSpec(link="P17", anchor="L:mingora"), HopSpec(link="P30")]
     question = realizer.question(city)
     assert question == "Which continent is Mingora's country on?"
+
+
+def test_a_formal_prize_name_is_said_by_its_short_name(realizer: Realizer) -> None:
+    """A question says the name people use ("the 2013 Nobel Prize in Medicine winner"), not
+    the formal label; the hop goals, which are searched, keep the label."""
+    medicine = timed("P1346", "P585", 2013, anchor="L:medicine", constraints=[year("P569", 1942)])
+    question = realizer.question([medicine, HOME, HopSpec(link="P35")])
+    assert " the 2013 Nobel Prize in Medicine winner from? " in question, question
+    assert "Physiology" not in question
+    goals = realizer.goals([medicine], ["L:reznor"])
+    assert "Nobel Prize in Physiology or Medicine" in goals[0]
+    economics = timed("P1346", "P585", 2007, anchor="L:economics")
+    asked = realizer.question([economics, HOME, timed("P6", "P580", 1974), HopSpec(link="P570")])
+    assert "the 2007 Nobel Prize in Economics winner" in asked, asked
+    assert "Memorial" not in asked and "Economic Sciences" not in asked
+    # the office's year after the office, never before it ("its 1974 head of government")
+    assert "head of government there in 1974" in asked and "1974 head" not in asked
+    _two(asked)
+
+
+def test_remembered_facts_are_not_all_said_with_one_tail(realizer: Realizer) -> None:
+    """The remarks of many chains do not all end in "if I remember right": the forms vary
+    by chain, each as confident as the others (a misremembered year reads the same)."""
+    tails = set()
+    firsts = [
+        SOUL,
+        WINNER,
+        HopSpec(link="P86", anchor="L:sex"),
+        HopSpec(link="P27", anchor="L:reznor"),
+    ]
+    for first in firsts:
+        for link in ("P6", "P35"):
+            for asked in ("P570", "P22"):
+                head = timed(link, "P580", 1974, constraints=[year("P569", 1921)])
+                chain = [first, head, HopSpec(link=asked)]
+                q = realizer.question(chain if first.link == "P27" else [first, HOME, *chain[1:]])
+                last = re.split(r"(?<=[?.]) ", q)[-1]
+                tails.add(re.sub(r"[Tt]he head of (?:government|state)|\d{4}", "X", last))
+    assert len(tails) >= 3, tails
+    assert all("X was born in X" in t for t in tails), tails

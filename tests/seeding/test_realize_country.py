@@ -1,7 +1,7 @@
 """A chain through a country to its head of state or government, as a person asks it (issue
 11), on a hand-built world: a capital's and a party's country said as people say it, a name
 that takes "the" ("the Linux kernel"), an office holder of a name in a year by a possessive
-("Walmart's 1982 CEO")."""
+("Walmart's CEO in 1982")."""
 
 from __future__ import annotations
 
@@ -108,10 +108,10 @@ def test_an_office_holder_of_a_name_in_a_year_is_its_possessive(realizer: Realiz
     head = timed("P35", "P580", 1945, constraints=[year("P569", 1884)])
     question = realizer.question([ceo, HopSpec(link="P27"), head, HopSpec(link="P570")])
     # the country asked first; the office's year on the noun of the second question (two
-    # years would run together in one: "… 1982 CEO in 1945 die?"), the head's fact after it
+    # years would run together in one: "… CEO in 1982 in 1945 die?"), the head's fact after it
     assert question == (
-        "Where is Walmart's 1982 CEO from? I want to know when that country's 1945 head of "
-        "state died. The head of state was born in 1884, if I remember right."
+        "Where is Walmart's CEO in 1982 from? I want to know when the head of state there in "
+        "1945 died. The head of state was born in 1884, if I remember right."
     )
 
 

@@ -30,7 +30,7 @@ def test_two_peoples_facts_are_said_of_them_not_after_the_question(
     country, winner, head, told = re.split(r"(?<=[?.]) ", question)
     assert country == "Which country is the 1903 Nobel Prize in Physics winner from?"
     assert "the winner was born in 1867" in winner
-    assert "1980" not in head and "the head of government was born in 1980" in told
+    assert "1980" not in head and "the head of government was born in 1980" in told.lower()
     # (two people's facts not said in the same words)
     assert winner.replace("winner", "") != told.replace("head of government", "")
     assert question.count("1980") == 1 and question.count("1867") == 1
@@ -57,10 +57,11 @@ def test_a_persons_facts_are_said_of_their_noun_before_the_question(
 def test_an_offices_year_follows_its_noun(realizer: Realizer) -> None:
     head = HEAD.model_copy(update={"constraints": []})
     question = realizer.question([WINNER, HOME, head, HopSpec(link="P570")])
-    # the year on the noun of the second question ("its 2019 head of government")
-    assert question.endswith(" When did that country's 2019 head of government die?")
+    # the year after the noun of the second question ("the head of government there in
+    # 2019", not "its 2019 head of government", a label)
+    assert question.endswith(" When did the head of government there in 2019 die?")
     assert question.count("2019") == 1
-    assert "in 2019" not in question
+    assert "2019 head" not in question
     # hop goals keep the words they are searched with
     goals = realizer.goals([WINNER, HOME, head], ["L:curie", "L:nz", "L:ardern"])
     assert goals[2] == "Who was the head of government of that country in 2019?"
@@ -207,13 +208,13 @@ def test_a_heads_facts_are_a_statement_about_the_country(realizer: Realizer) -> 
     question = realizer.question([winner, HOME, HEAD, HopSpec(link="P570")])
     # the country, the question about its leader, then what is known of the leader
     assert question == (
-        "Where is the 1903 Nobel Prize in Physics winner from? When did that country's 2019 "
-        "head of government die? If I remember right, the head of government was born in 1980."
+        "Where is the 1903 Nobel Prize in Physics winner from? When did the head of government "
+        "there in 2019 die? I think the head of government was born in 1980."
     )
     alone = realizer.question([winner, HOME, HEAD])
     assert alone.startswith("Where is the 1903 Nobel Prize in Physics winner from? ")
     assert "head of government there in 2019" in alone
-    assert alone.endswith("the head of government was born in 1980.")
+    assert "the head of government was born in 1980" in alone.lower()
     # a factual ambiguity's false year is said with the same confidence
     false = HEAD.model_copy(update={"constraints": [year("P569", 1979)]})
     assert realizer.question([winner, HOME, false, HopSpec(link="P570")]) == question.replace(
@@ -223,7 +224,8 @@ def test_a_heads_facts_are_a_statement_about_the_country(realizer: Realizer) -> 
     died = [HopSpec(link="P20", anchor="L:ardern"), HopSpec(link="P17"), HEAD]
     death = realizer.question([*died, HopSpec(link="P570")])
     assert death.startswith(
-        "Which country did Jacinda Ardern die in? When did its 2019 head of government die? "
+        "Which country did Jacinda Ardern die in? When did the head of government there in "
+        "2019 die? "
     )
 
 
@@ -235,7 +237,7 @@ def test_an_ambiguous_hops_vague_word_keeps_the_nested_wording(realizer: Realize
 
 
 def test_an_office_holder_in_a_year_of_a_name_takes_its_possessive(realizer: Realizer) -> None:
-    assert _owned_year("the CEO of Walmart in 1982", realizer._owns) == "Walmart's 1982 CEO"
+    assert _owned_year("the CEO of Walmart in 1982", realizer._owns) == "Walmart's CEO in 1982"
     # a name ending in a full stop reads badly with "'s" ("Chelsea F.C.'s"): left as it is
     said = "the head coach of Chelsea F.C. in 2024"
     assert _owned_year(said, realizer._owns) == said
