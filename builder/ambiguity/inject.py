@@ -2,7 +2,8 @@
 
 Per seed, every registered injector proposes ambiguous versions of every hop; proposals that
 fail a check become rejects. Every hop that has a proposal is made ambiguous (up to four),
-each taking the type used least so far (so the types stay balanced), and the assembled
+each taking the type furthest below its paper share so far (uses over the share in
+:data:`builder.ambiguity.stats.PAPER_TYPES`, so the types approach the paper's), and the assembled
 sample must pass all eight checks (but those in ``skip_checks``); when it does not, fewer
 ambiguities are tried.
 """
@@ -23,6 +24,7 @@ from builder.ambiguity.assemble import assemble, sample_id
 from builder.ambiguity.base import ChainContext, Failure, Proposal
 from builder.ambiguity.checks import run_checks
 from builder.ambiguity.mix import MixTarget, domain_cap, select_mix
+from builder.ambiguity.stats import PAPER_TYPES
 from builder.ambiguity.trim import shorten
 from builder.kb.store import KnowledgeStore
 from builder.progress import LogProgress
@@ -131,6 +133,11 @@ class Injection:
             return None
         return replace(prop, certificate=got)
 
+    def behind(self, kind: str, local: Counter[str]) -> float:
+        """How far ``kind`` is ahead of its paper share so far: its uses over that share."""
+        share = PAPER_TYPES.get(kind) or 1 / len(self.types)
+        return (self.used[kind] + local[kind]) / share
+
     def _choose(
         self, options: dict[int, list[Proposal]], k: int, rng: random.Random
     ) -> dict[int, Proposal]:
@@ -142,7 +149,7 @@ class Injection:
             # sorted first: the RNG must be drawn in a fixed order (set order varies by process)
             kinds = sorted({p.injection.type for p in props})
             ties = {t: rng.random() for t in kinds}
-            by_type = sorted(kinds, key=lambda t: (self.used[t] + local[t], ties[t]))
+            by_type = sorted(kinds, key=lambda t: (self.behind(t, local), ties[t]))
             pick = [p for p in props if p.injection.type == by_type[0]]
             chosen[hop] = pick[rng.randrange(len(pick))]
             local[by_type[0]] += 1
