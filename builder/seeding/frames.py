@@ -531,9 +531,7 @@ def _said(
     said = [capitalize(ask), *(capitalize(a) for a in after)]
     if len(remarks) == 1 or (remarks and not remarks[0][0]):
         # (a person of a vague noun is "they"; a leader's facts then go with the question)
-        for n, v in remarks:
-            form = _pick(forms["fact" if n else "they"], key)
-            said.append(form.replace("{n}", n).replace("{v}", v if n else plural_verbs(v)))
+        said.extend(_fact(n, v, forms, key) for n, v in remarks)
     elif remarks:
         (n, v), (m, w) = remarks[0], remarks[-1]
         form = _pick(forms["facts"], key)
