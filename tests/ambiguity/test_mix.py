@@ -145,3 +145,28 @@ def test_the_cap_is_the_even_share_times_the_factor() -> None:
 
     assert domain_cap(MixTarget(min_samples=400), 11) == 80  # 2.2 x 400 / 11, not 81
     assert domain_cap(MixTarget(min_samples=400, min_per_domain=90), 11) == 90
+
+
+def _in_band(samples: list[Sample]) -> bool:
+    t = table1(samples)
+    paper_t = {"entity": 0.38, "version": 0.235, "criteria": 0.114, "factual": 0.27}
+    return all(abs(t.types[k].share - v) <= 0.08 for k, v in paper_t.items())
+
+
+def test_a_type_share_outside_its_band_weighs_more_than_difficulty() -> None:
+    """Medium samples of two versions bring difficulty closer but push version above its
+    band and entity below it: the selection leaves them out, where the plain distance (no
+    band weight) keeps some and ends with two types outside."""
+    pool = [_sample(i, "music", ["entity"]) for i in range(6)]
+    pool += [_sample(100 + i, "music", ["factual"]) for i in range(7)]
+    pool += [_sample(200 + i, "music", ["criteria"]) for i in range(3)]
+    pool += [_sample(300 + i, "music", ["version", "version"]) for i in range(8)]
+    pool += [_sample(400 + i, "music", ["version"]) for i in range(4)]
+    plain = select_mix(pool, MixTarget(min_samples=18, min_per_domain=1, outside_weight=0.0))
+    assert not _in_band(plain.kept)
+    assert any(s.difficulty == "medium" for s in plain.kept)
+    banded = select_mix(pool, MixTarget(min_samples=18, min_per_domain=1))
+    assert _in_band(banded.kept)
+    assert len(banded.kept) == 18
+    # every entity sample stays: entity is the scarce type
+    assert {s.id for s in pool[:6]} <= {s.id for s in banded.kept}
