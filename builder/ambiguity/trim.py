@@ -1,10 +1,14 @@
-"""A chain cut to the hops its ambiguities need: one hop before the first ambiguous hop (from
-the entity it starts at, named) and one after the last.
+"""A chain cut to the hops its ambiguities need: from the first ambiguous hop (its subject
+named) or, where that cut is refused, one hop before it, to one after the last.
 
 A four-hop chain whose only ambiguity is its last hop ("… the largest country by area that
 borders the country where Biogen is headquartered, who led the government in 1957? I think it
 was someone born in 1897") asks the same ambiguity in two hops from the United States; long
-chains read worst (blind ratings: two hops 4.7 of 5, four 2.4). The cut chain is the same
+chains read worst (blind ratings: two hops 4.7 of 5, four 2.4). The first ambiguous hop's
+subject named reads as a person asks ("When did the Prime Minister of Japan in 1991 die? The
+one born in 1940, I mean." for "Which country is Bandai Namco Entertainment headquartered in?
+When did the head of government there in 1991 die? …"); where that cut asks a question another
+sample asks (many chains reach Germany), the hop before it stays. The cut chain is the same
 facts, each hop keeping its evidence and certificate (a hop's uniqueness depends on its own
 subject, which the cut names instead of reaching), and the cut sample passes every check
 again before the mix may keep it (:mod:`builder.ambiguity.mix`)."""
@@ -30,16 +34,22 @@ MAX_SAME_CUT = 2  # cut chains of one shape (see _shape) a build keeps
 PLAIN_FROM_NAMED = frozenset({"P17", "P131", "P30"})
 
 
-def needed(chain: SeedChain, ambiguous: Sequence[int]) -> tuple[int, int]:
-    """The 0-based hops (first, last) of ``chain`` that its ``ambiguous`` hops need."""
+def needed(chain: SeedChain, ambiguous: Sequence[int], before: int = 1) -> tuple[int, int]:
+    """The 0-based hops (first, last) of ``chain`` that its ``ambiguous`` hops need, keeping
+    ``before`` hops ahead of the first ambiguous one (0: that hop's subject is named)."""
     n = len(chain.hops)
-    lo = max(0, min(ambiguous) - 1)
+    lo = max(0, min(ambiguous) - before)
     hi = min(max(ambiguous) + 1, n - 1)
-    while lo > 0 and chain.hops[lo].spec.link in PLAIN_FROM_NAMED:
-        lo -= 1
+
+    def back(lo: int) -> int:
+        while lo > 0 and chain.hops[lo].spec.link in PLAIN_FROM_NAMED:
+            lo -= 1
+        return lo
+
+    lo = back(lo)
     while hi - lo + 1 < MIN_HOPS and hi - lo + 1 < n:
         if lo > 0:
-            lo -= 1
+            lo = back(lo - 1)  # (not "the country Mainz is in" to reach two hops)
         else:
             hi += 1
     return lo, hi
@@ -105,20 +115,27 @@ def shorten(
         ambiguous = [c.index - 1 for c in s.checkpoints if c.ambiguous]
         short = None
         if chain is not None and ambiguous and len(chain.hops) == len(s.checkpoints):
-            lo, hi = needed(chain, ambiguous)
-            piece = cut(facts, chain, lo, hi, certifier)
-            got = inject_one(piece) if piece is not None else None
-            # the cut of several chains may ask one question ("… the largest country bordering
-            # the United States, who led the government in 1957?"): it is asked once
-            shape = _shape(piece) if piece is not None else None
-            fresh = got is not None and not asked[got.question] and shapes[shape] < MAX_SAME_CUT
-            if got is not None and fresh and signature(got) == signature(s):
-                moves = got.domain != s.domain
-                if not moves or (
-                    domains[s.domain] > min_per_domain
-                    and (max_per_domain is None or domains[got.domain] < max_per_domain)
-                ):
-                    short = got
+            tried: set[tuple[int, int]] = set()
+            for before in (0, 1):
+                lo, hi = needed(chain, ambiguous, before)
+                if (lo, hi) in tried:
+                    continue
+                tried.add((lo, hi))
+                piece = cut(facts, chain, lo, hi, certifier)
+                got = inject_one(piece) if piece is not None else None
+                # the cut of several chains may ask one question ("… the largest country
+                # bordering the United States, who led the government in 1957?"): it is
+                # asked once
+                shape = _shape(piece) if piece is not None else None
+                fresh = got is not None and not asked[got.question] and shapes[shape] < MAX_SAME_CUT
+                if got is not None and fresh and signature(got) == signature(s):
+                    moves = got.domain != s.domain
+                    if not moves or (
+                        domains[s.domain] > min_per_domain
+                        and (max_per_domain is None or domains[got.domain] < max_per_domain)
+                    ):
+                        short = got
+                        break
         if short is None:
             out.append(s)
             continue

@@ -10,7 +10,7 @@ from builder.kb.store import KnowledgeStore
 from builder.records.seed import HopSpec, SeedChain
 from builder.seeding.facts import Facts
 from builder.seeding.generate import chain_from_specs
-from tests.ambiguity.chains import Y2017, game_chain
+from tests.ambiguity.chains import Y2017, ceo_chain, game_chain
 from tests.ambiguity.world import CONSOLE
 
 
@@ -29,6 +29,7 @@ def _console_chain(store: KnowledgeStore) -> SeedChain:
 def test_a_cut_chain_names_the_entity_it_starts_from(mini: KnowledgeStore) -> None:
     chain = _console_chain(mini)
     assert needed(chain, [2]) == (1, 3)
+    assert needed(chain, [2], before=0) == (2, 3)  # Nintendo named
     piece = cut(Facts(mini), chain, 1, 3)
     assert piece is not None and piece.id == chain.id
     assert piece.hops[0].spec.anchor == "L:switch"  # the Switch is named, not reached
@@ -57,12 +58,33 @@ def test_a_sample_is_made_again_from_the_hops_its_ambiguity_needs(mini: Knowledg
     assert got.rejects == whole.rejects  # trying the cut leaves no rejects of its own
 
 
-def test_a_cut_that_fails_a_check_leaves_the_sample_whole(mini: KnowledgeStore) -> None:
-    # cut to start at the Switch, the question would say "Nintendo Switch", naming the
-    # maker it asks for (no_leakage): the four-hop sample stays
-    chain = _console_chain(mini)
-    got = inject(mini, [chain], types=["version"], progress=False, shorten_chains=True)
-    assert got.shortened == 0 and len(got.samples[0].checkpoints) == 4
+def test_the_cut_starts_at_the_first_ambiguous_hop_with_its_subject_named(
+    mini: KnowledgeStore,
+) -> None:
+    # the console -> its maker -> the CEO in 2016 (a version) -> birthplace: "Where was
+    # Nintendo's CEO born?" (the cut at the Switch would say "Nintendo Switch", naming the
+    # maker it asks for: no_leakage)
+    got = inject(mini, [_console_chain(mini)], types=["version"], progress=False,
+                 shorten_chains=True)  # fmt: skip
+    assert got.shortened == 1
+    short = got.samples[0]
+    assert [c.answer for c in short.checkpoints] == ["Tatsumi Kimishima", "Tokyo"]
+    assert "Nintendo" in short.question and "Switch" not in short.question
+    assert run_checks(mini, short).passed
+
+
+def test_a_cut_asking_what_another_sample_asks_leaves_the_hop_before(
+    mini: KnowledgeStore,
+) -> None:
+    """Two chains whose first ambiguous hop is Nintendo's CEO: the first is cut to "Where was
+    Nintendo's CEO born?"; the second may not ask it again, and its cut one hop earlier (at
+    the Switch) fails a check, so it stays whole."""
+    chains = [ceo_chain(mini), _console_chain(mini)]
+    got = inject(mini, chains, types=["version"], progress=False, shorten_chains=True)
+    first, second = got.samples
+    assert len(first.checkpoints) == 2 and len(second.checkpoints) == 4
+    assert first.question != second.question
+    assert got.shortened == 1
 
 
 def test_the_cut_never_starts_with_a_plain_hop_from_a_named_place(mini: KnowledgeStore) -> None:
@@ -79,6 +101,8 @@ def test_the_cut_never_starts_with_a_plain_hop_from_a_named_place(mini: Knowledg
     # an ambiguity at the capital's hop would start the cut at "the country Kyoto is in",
     # which reads as nothing: it starts one hop earlier, at the director
     assert needed(longer, [4]) == (2, 4)
+    # nor when the capital's subject would be named and the cut needs a second hop
+    assert needed(longer, [4], before=0) == (2, 4)
 
 
 def test_cut_chains_that_differ_only_in_their_year_have_one_shape(mini: KnowledgeStore) -> None:
