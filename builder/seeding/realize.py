@@ -54,6 +54,11 @@ class Remark:
     verbs: str
 
 
+# the head noun of a phrase before its clause or complement ("the club that won …"; "the club,
+# in the United Kingdom, of the 2004 Ballon d'Or winner": "club")
+_HEAD_NOUN = re.compile(r"(?:the|a) ((?:[a-z]+ ){0,2}?[a-z]+),? (?:that|who|which|where|of|in)\b")
+
+
 class Realizer(Wording):
     """Renders chains of specs into questions and goals."""
 
@@ -237,7 +242,7 @@ class Realizer(Wording):
         """How the second question names what the first asks: "that club", by the head noun
         of its phrase ("the club that won …"); "" where the phrase has no plain noun."""
         said = self._said_phrase(part, vague)
-        m = re.match(r"(?:the|a) ((?:[a-z]+ ){0,2}?[a-z]+) (?:that|who|which|where|of|in)\b", said)
+        m = _HEAD_NOUN.match(said)
         if m is None:
             return ""
         noun = m.group(1).split()[-1]

@@ -43,6 +43,7 @@ PROPS = {
     "P54": ("member of sports team", "wikibase-item"),
     "P131": ("located in the administrative territorial entity", "wikibase-item"),
     "P286": ("head coach", "wikibase-item"),
+    "P1346": ("winner", "wikibase-item"),
 }
 ITALY = Constraint(property="P17", value="L:italy", value_label="Italy")
 FOUNDED_1897 = Constraint(
@@ -91,6 +92,14 @@ def world() -> list[object]:
             "Massimiliano Allegri (born 11 August 1967) coached Juventus from 2014 to 2019.",
         ),
         _club(MADRID, "Real Madrid", "L:madrid", "L:spain", "1902"),
+        ent("L:award", "award"),
+        ent(
+            "L:ballon",
+            "Ballon d'Or",
+            "L:award",
+            {"P1346": [{"v": PLAYER, "P585": "2008"}]},
+            "The Ballon d'Or is awarded each year; Cristiano Ronaldo won it in 2008.",
+        ),
         _club(UNITED, "Manchester United", "L:manchester", "L:uk", "1878"),
         # a national team has no founding year in this world: facts about it are unknown
         ent(
@@ -255,3 +264,17 @@ def test_narrowing_counts_only_accepted_variants(kb: KnowledgeStore) -> None:
         facts, base, JUVE, PLAYER, extra, limit=1, accept=lambda s: s.constraints[0] != ITALY
     )
     assert got == [base.model_copy(update={"constraints": [FOUNDED_1897]})]
+
+
+def test_a_chain_through_a_narrowed_club_asks_the_club_first(kb: KnowledgeStore) -> None:
+    """Not "When was the head coach in 2016 of the club, in Italy, of the 2008 Ballon d'Or
+    winner born?" (a blind rater's 2 of 5): the club asked on its own, its coach about "its"."""
+    r = Realizer(Facts(kb))
+    winner = HopSpec(link="P1346", anchor="L:ballon", qualifier="P585", qualifier_value=_year(2008))
+    club = HopSpec(link="P54", class_id=CLUB, constraints=[ITALY])
+    coach = HopSpec(link="P286", qualifier="P580", qualifier_value=_year(2016))
+    assert r.question([winner, club, coach, HopSpec(link="P569")]) == (
+        # (the world has no short names: the bundled one says "the 2008 Ballon d'Or winner")
+        "Which club in Italy did the winner of Ballon d'Or in 2008 play for? When was its 2016"
+        " head coach born?"
+    )
