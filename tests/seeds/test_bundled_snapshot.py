@@ -281,3 +281,82 @@ def test_economics_prize_is_a_finance_topic_with_every_laureate(
     )
     assert (ranged.get("since"), ranged.get("until")) == (1969, 2024)
     assert (whole.get("since"), whole.get("until")) == (None, None)
+
+
+def _winners_by_year(items: dict[str, Entity], prize: str) -> dict[int, set[str]]:
+    """The prize's P1346 winners by the year of their P585, each winner's own P166 agreeing."""
+    by_year: dict[int, set[str]] = {}
+    for st in items[prize].claims["P1346"]:
+        key = _item(st.mainsnak)
+        (year,) = [_year(q) for q in st.qualifiers["P585"]]
+        assert key is not None and year is not None
+        by_year.setdefault(year, set()).add(key)
+    for year, keys in by_year.items():
+        for key in keys:
+            won = {
+                _year(q)
+                for st in items[key].claims.get("P166", [])
+                if _item(st.mainsnak) == prize
+                for q in st.qualifiers.get("P585", [])
+            }
+            assert year in won, (key, year, won)
+    return by_year
+
+
+def _declarations(prize: str) -> dict[str, dict[str, object]]:
+    decls = json.loads((SEEDS / "completeness.json").read_text("utf-8"))["declarations"]
+    return {d["id"]: d for d in decls if d["subject"] == prize and d["property"] == "P1346"}
+
+
+def test_pritzker_prize_holds_every_laureate_of_all_time(items: dict[str, Entity]) -> None:
+    """Entity ambiguity in art comes from the Pritzker's shared years (1988, 2001, 2010, 2017,
+    2020, 2021) and from laureates described without the year ("the laureate born in 1925"),
+    which needs every laureate since the first prize: one or more for each year 1979-2024, 53 in
+    all, each with a sex and a birth date (a year at least) so that a birth-year description is
+    decidable for every member, under a ranged and an all-time declaration."""
+    prize = "L:pritzker-prize"
+    by_year = _winners_by_year(items, prize)
+    assert sorted(by_year) == list(range(1979, 2025))
+    assert sum(len(ks) for ks in by_year.values()) == 53
+    shared = sorted(y for y, ks in by_year.items() if len(ks) > 1)
+    assert shared == [1988, 2001, 2010, 2017, 2020, 2021]
+    for keys in by_year.values():
+        for key in keys:
+            assert items[key].best_values("P569"), key
+            assert items[key].best_values("P21"), key
+    mine = _declarations(prize)
+    assert set(mine) == {"pritzker-prize-laureates-1979-2024", "pritzker-prize-laureates-all"}
+    ranged, whole = mine["pritzker-prize-laureates-1979-2024"], mine["pritzker-prize-laureates-all"]
+    assert (ranged.get("since"), ranged.get("until")) == (1979, 2024)
+    assert (whole.get("since"), whole.get("until")) == (None, None)
+
+
+def test_palme_dor_holds_every_winner_since_1975_with_their_directors(
+    items: dict[str, Entity],
+) -> None:
+    """The Palme d'Or list is declared complete from 1975 (when the name was restored): a film
+    for every festival but the cancelled one of 2020, two in the shared years; the films whose
+    directors are declared complete name each of them, with a birth date."""
+    prize = "L:palme-dor"
+    by_year = {y: ks for y, ks in _winners_by_year(items, prize).items() if y >= 1975}
+    assert sorted(by_year) == [y for y in range(1975, 2025) if y != 2020]
+    assert sum(len(ks) for ks in by_year.values()) == 54
+    shared = sorted(y for y, ks in by_year.items() if len(ks) > 1)
+    assert shared == [1979, 1980, 1982, 1993, 1997]
+    mine = _declarations(prize)
+    assert set(mine) == {"palme-dor-winners-1975-2024"}
+    assert (
+        mine["palme-dor-winners-1975-2024"].get("since"),
+        mine["palme-dor-winners-1975-2024"].get("until"),
+    ) == (1975, 2024)
+    decls = json.loads((SEEDS / "completeness.json").read_text("utf-8"))["declarations"]
+    directed = {d["subject"] for d in decls if d["id"].startswith("film-directors-complete")}
+    films = {k for ks in by_year.values() for k in ks}
+    # Not declared: Barton Fink (Joel Coen alone was credited), Yol, Chronicle of the Years of
+    # Fire, and the eleven 2010-2024 winners other than Amour, I, Daniel Blake and Parasite.
+    assert len(films & directed) == 40
+    for film in films & directed:
+        directors = [_item(st.mainsnak) for st in items[film].claims["P57"]]
+        assert directors, film
+        for person in directors:
+            assert person is not None and items[person].best_values("P569"), (film, person)
