@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from builder import __version__
 from builder.ambiguity.base import ChainContext, Proposal
+from builder.ambiguity.clues import pronoun_of
 from builder.ambiguity.vague import entity_word
 from builder.records.sample import Checkpoint, Provenance, Sample, difficulty_for
 from builder.records.seed import GeneratorInfo, PlanHop
@@ -30,6 +31,11 @@ def assemble(
         else ""
         for i, s in enumerate(ctx.specs)
     ]
+    # a person's "he" or "she" in the question: of hops before every ambiguous one only (a
+    # candidate of an ambiguous hop, or a later hop's person through it, could differ)
+    first = min(chosen, default=len(ctx.specs))
+    pronouns = {i: p for i, k in enumerate(ctx.keys) if (p := pronoun_of(ctx.facts, k))}
+    weak_pronouns = {i: p for i, p in pronouns.items() if i < first}
     goals = realizer.goals(weak_specs, ctx.keys)
     # per ambiguous hop, what the unambiguous question asks there: the restored words a
     # reader of that question can tell apart hop by hop (builder.evaluation.oracle)
@@ -70,8 +76,8 @@ def assemble(
         id=sample_id(ctx.seed.id),
         domain=ctx.seed.domain,
         difficulty=difficulty_for(len(chosen)),
-        question=realizer.question(weak_specs, vague),
-        unambiguous_question=realizer.question(ctx.specs),
+        question=realizer.question(weak_specs, vague, weak_pronouns),
+        unambiguous_question=realizer.question(ctx.specs, (), pronouns),
         answer=last.answer,
         answer_aliases=last.answer_aliases,
         checkpoints=checkpoints,
