@@ -4,21 +4,29 @@ second (the form two blind raters rated 4.42 / 4.08 of 5, against 2.75 / 3.00 fo
 nested sentence)::
 
     Which country is the Turing Award winner from? When was its head of government born?
-    Which country is the 1986 Turing Award winner from? I think the winner was born in
-    1928. In 1963, who was the head of government of the largest country by area bordering
-    it? The head of government was born in 1939, if I remember right.
-    Where is the Nobel Prize in Physics winner from? I'm after the currency of the smallest
-    country by area bordering it.
+    Which country is the 1986 Turing Award winner from, the one born in 1928? In 1963, who
+    was the head of government of the largest country next to it by area? I think he was
+    born in 1939.
+    Where is the Nobel Prize in Physics winner from? I'm after the currency of its biggest
+    neighbour.
 
 The first question asks the country by what its person or thing is ("Which country is X
 from?", "Which country was X born in?", "In which country is the capital of …?", "Which
-country won the FIFA World Cup?" of a national team); after "Where …?" the country is "that
-country" or "there". The second is the question or what is wanted (``style.yaml``'s
-``frame`` ``then`` forms: "I'd like to know when …", "I'm after the capital of …"). A
-person's remembered facts follow the question about them; the office's year goes on its
-noun ("its 1963 head of government"), first before a neighbour, or after the question ("I
-mean the one in 1957."). A chain of two hops stays one direct question with no lead
-sentence::
+country won the FIFA World Cup?" of a national team); after "Where …?" the country is
+"there" ("the head of state there"). The second is the question or what is wanted
+(``style.yaml``'s ``frame`` ``then`` forms: "I'd like to know when …", "I'm after the
+capital of …"); the neighbour is ``frame``'s ``neighbour`` forms ("its most populous
+neighbour", "the smallest of its neighbours by area"), asked as "Which of its neighbours is
+the biggest?". At most one remark follows each question: a person's remembered fact is
+folded into the first ("…, the one born in 1928?") or said after it ("I mean the one born in
+1928."), folded always where a remark singling out the country follows; a leader's follows
+the question about them, by "he" or "she" where the caller gives it (``Realizer.pronouns``)
+and by their noun otherwise, joined with the office's year where that is said after the
+question too ("I mean the one in 1957; I think it was in 1912."). The office's year goes
+after its noun ("the head of government there in 1963"), first before a neighbour, or after
+the question ("I mean the one in 1957."); a neighbour's dated fact says it on its noun
+("What was the 2023 population of …?"). A chain of two hops stays one direct question with
+no lead sentence::
 
     Who was the head of government of Trent Reznor's home country in 1968?
     In 2024, who was the head of state of the smallest country by area bordering the United
@@ -246,6 +254,10 @@ def _country_ask(place: str, key: str) -> str:
         if _CLAUSE_FIRST.match(slots["x"]) or (place.startswith("the country ") and clauses > 1):
             return ""  # ("the country whose capital is Budapest that the CEO … is from")
         asks = [forms[stable_index(key + " country", len(forms))], other]
+        if re.search(r" (?:in|on|at|for|to)$", slots["x"]):
+            # "In which country is the league Denver Nuggets plays in?", not "Which country
+            # is the league Denver Nuggets plays in in?"
+            asks = [a for a in asks if not re.search(r"\{x\} \w+\?$", a)]
         for ask in asks:
             for k, v in slots.items():
                 ask = ask.replace("{" + k + "}", v)

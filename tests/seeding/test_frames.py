@@ -659,7 +659,7 @@ def test_a_country_of_several_is_asked_then_singled_out(realizer: Realizer) -> N
     # no country is said for "the one" to be of; the fact before the rest of the chain)
     assert member == (
         "Where is the 1998 Nobel Prize in Physics winner from, the one born in 1950? I mean the "
-        "country in Group of Seven. I'd like to know who the head of state there was."
+        "country in G7. I'd like to know who the head of state there was."
     )
     _clean(member)
 
@@ -673,7 +673,7 @@ def test_a_country_of_several_is_not_a_second_i_mean(realizer: Realizer) -> None
     assert not any("I mean" in a and "I mean" in b for a, b in pairwise(said)), question
     assert question == (
         "Which country is the 1998 Nobel Prize in Physics winner from? I'm asking about the "
-        "country in Group of Seven. I mean the one born in 1950."
+        "country in G7. I mean the one born in 1950."
     )
 
 
