@@ -816,3 +816,22 @@ def test_a_continents_highest_point_is_that_continents(realizer: Realizer) -> No
         "On which continent is the country that Yangon is in? And which country is that "
         "continent's highest point in?"
     )
+
+
+def test_a_country_phrase_ending_in_a_preposition_is_asked_before_it() -> None:
+    """ "In which country is the league Denver Nuggets plays in?", not "Which country is the
+    league Denver Nuggets plays in in?" (in the build)."""
+    from builder.seeding.frames import _country_ask
+
+    place = "the country the league Denver Nuggets plays in is in"
+    assert _country_ask(place, "k") == "In which country is the league Denver Nuggets plays in?"
+
+
+def test_an_offices_year_follows_it_in_a_second_question(realizer: Realizer) -> None:
+    """ "When did the head of government there in 1948 die?", not "When did its 1948 head of
+    government die?" (realize.py, Realizer._rest_asked; database wording to blind raters)."""
+    asked = realizer._rest_asked(
+        [timed("P6", "P580", 1948), HopSpec(link="P570")], "that country", COUNTRY, ["", ""]
+    )
+    assert asked == "When did the head of government there in 1948 die?"
+    assert "1948 head" not in asked

@@ -119,9 +119,7 @@ def test_a_citys_country_is_the_one_it_is_in(realizer: Realizer) -> None:
     chain = [HopSpec(link="P17", anchor="L:canberra"), HopSpec(link="P6"), HopSpec(link="P569")]
     question = realizer.question(chain)
     assert "the country of Canberra" not in question
-    assert (
-        question == "Which country is Canberra in? When was its head of government born?"
-    )
+    assert question == "Which country is Canberra in? When was its head of government born?"
     # its clause's last word is no place for the question's verb
     assert not readable(
         "When was the head of government of a country bordering the country Lisbon is in born?"
