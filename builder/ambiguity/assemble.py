@@ -102,15 +102,14 @@ def _said_pronouns(
     pronouns: dict[int, str],
 ) -> dict[int, str]:
     """The hops whose person the question may call "he" or "she" (a leader's remembered
-    fact: "I think he was born in 1874."): not an ambiguous hop's, and not one whose person
-    another reading of the question (a candidate of an earlier ambiguous hop, followed
-    through the weakened hops) could be with another pronoun or none: the word must tell no
-    candidate apart."""
+    fact: "I think he was born in 1874."): not one whose person another reading of the
+    question (a candidate of its hop, or of an earlier ambiguous hop followed through the
+    weakened hops) could be with another pronoun or none: the word must tell no candidate
+    apart."""
     out = {}
     for hop, pronoun in pronouns.items():
-        if hop in chosen:
-            continue
-        reached: set[str] = set()
+        # (an ambiguous hop's own candidates, each a reading of it)
+        reached = {c.id for c in chosen[hop].candidates} if hop in chosen else set()
         for j, proposal in chosen.items():
             for c in proposal.candidates if j < hop else []:
                 reached |= _reached(ctx.facts, weak_specs[j + 1 : hop + 1], c.id)

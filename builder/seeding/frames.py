@@ -101,8 +101,8 @@ _DEFAULT = {
     "year": ["I mean the one {w}."],
     "exact": ["I think it was in {y}."],
     "then": ["{q}"],
-    "first_fact": ["I mean the one {r}."],
-    "first_facts": ["I mean the one who {v}."],
+    "first_fact": ["I mean the {n} {r}."],
+    "first_facts": ["I mean the {n} who {v}."],
     "folded": ["{q}, the one {r}?"],
     "neighbour_by": ["the {rank} of its neighbours{by}"],
     "neighbour": ["its {rank} neighbour"],
@@ -336,7 +336,7 @@ def _first_told(
     country is the 2002 Nobel Prize in Medicine winner from, the one born in 1940?") where
     the fact is one short phrase that does not repeat the question's verb, always so where
     a remark singling out the country follows; otherwise in one remark after it ("I mean
-    the one born in 1954."), not a hedge ("I think the winner was born in 1954.") that the
+    the winner born in 1954."), not a hedge ("I think the winner was born in 1954.") that the
     leader's remark would repeat."""
     if not remarks:
         return [first]
@@ -346,8 +346,11 @@ def _first_told(
     if single and not repeats and (narrowed or stable_index(key + " fold", 2)):
         form = _pick(forms["folded"], key + " folded")
         return [form.replace("{q}", first.rstrip("?")).replace("{r}", reduced)]
-    options = forms["first_fact" if single else "first_facts"]
-    return [first, _pick(options, key + " first").replace("{r}", reduced).replace("{v}", verbs)]
+    # (by their noun: "I mean the one born in 1954" right after "Which country …?" could be
+    # read as the country's)
+    noun = remarks[0][0] or "one"
+    said = _pick(forms["first_fact" if single else "first_facts"], key + " first")
+    return [first, said.replace("{n}", noun).replace("{r}", reduced).replace("{v}", verbs)]
 
 
 def _neighbour(rank: str, by: str, forms: dict[str, list[str]], key: str, held: bool) -> str:

@@ -88,5 +88,16 @@ def test_he_only_where_every_reading_reaches_a_man(store: KnowledgeStore) -> Non
     said = _said_pronouns(ctx, {0: proposal}, weak, pronouns)
     other = facts.value_keys("L:other", "P21")
     assert said == ({2: "he"} if other == [MALE] else {})
-    # an ambiguous hop's own person is never said so
-    assert _said_pronouns(ctx, {2: proposal}, weak, pronouns) == {}
+    # an ambiguous hop's own person: only where its every candidate is said so too
+    heads = Proposal(
+        hop=2,
+        injection=InjectionSpec(type="factual", constraint=0, clue=ClueFact(property="", text="")),
+        weakened=ctx.specs[2],
+        candidates=[
+            Candidate(id="L:king", label="Carl Gustaf", downstream_answer="Carl Gustaf"),
+            Candidate(id="L:other", label="Pat Other", downstream_answer="Pat Other"),
+        ],
+        note="",
+    )
+    own = _said_pronouns(ctx, {2: heads}, list(ctx.specs), pronouns)
+    assert own == ({2: "he"} if other == [MALE] else {})

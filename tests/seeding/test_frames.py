@@ -221,7 +221,7 @@ def test_each_remembered_fact_follows_the_question_about_its_person(realizer: Re
     first, (winner, ask, told) = _two(question)
     assert first == "Which country is the 1998 Nobel Prize in Physics winner from?"
     # (one remark after each question, the winner's not in the hedge the leader's is in)
-    assert winner in ("I mean the one born in 1950.", "The one born in 1950, I mean.")
+    assert winner in ("I mean the winner born in 1950.", "The winner born in 1950, I mean.")
     assert ask == (
         "In 1968, who was the head of government of the largest country next to it by area?"
     )
@@ -329,7 +329,7 @@ def test_a_birthplaces_country_is_where_they_were_born(realizer: Realizer) -> No
     first, (told, ask) = _two(question)
     assert first == "Which country was the 1998 Nobel Prize in Physics winner born in?"
     # (not "… born in, the one born in 1950?")
-    assert told in ("I mean the one born in 1950.", "The one born in 1950, I mean.")
+    assert told in ("I mean the winner born in 1950.", "The winner born in 1950, I mean.")
     assert ask == "Which of its neighbours is the largest by area?"
 
 
@@ -351,7 +351,7 @@ def test_one_of_several_is_not_a_possessive(realizer: Realizer) -> None:
     # "a member of Radiohead", one of several: not "Radiohead's member"; the preposition
     # first ("Which country was a member of Radiohead born in?" reads as a garden path)
     assert question == (
-        "In which country was a member of Radiohead born? The one born in 1968, I mean. I "
+        "In which country was a member of Radiohead born? The member born in 1968, I mean. I "
         "want to know who the head of government there was in 1976."
     )
     _two(question)
@@ -470,7 +470,8 @@ def test_a_persons_facts_are_not_stacked_on_their_noun(realizer: Realizer) -> No
     question = realizer.question([coach, HOME, LARGEST, HopSpec(link="P38")])
     # not "Harvard University's 2012 president born in 1950 is from …"
     assert question == (
-        "Where is Harvard University's president in 2012 from? I mean the one born in 1950. "
+        "Where is Harvard University's president in 2012 from? I mean the president born in "
+        "1950. "
         "What is the currency of the largest country next to it by area?"
     )
     _two(question)
@@ -550,8 +551,8 @@ def test_a_fact_of_a_persons_country_says_their_facts_after_it(realizer: Realize
     # not "I'm thinking of the 1998 … winner who was born in 1950. On which continent is
     # their home country?" (a lead read as filler)
     assert question == (
-        "Which country is the 1998 Nobel Prize in Physics winner from? I mean the one born in "
-        "1950. On which continent is that country?"
+        "Which country is the 1998 Nobel Prize in Physics winner from? I mean the winner born "
+        "in 1950. On which continent is that country?"
     )
     _two(question)
 

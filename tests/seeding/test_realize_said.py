@@ -29,10 +29,10 @@ def test_two_peoples_facts_are_said_of_them_not_after_the_question(
     # winner born in 1867 and the head of government born in 1980."
     country, winner, head, told = re.split(r"(?<=[?.]) ", question)
     assert country == "Which country is the 1903 Nobel Prize in Physics winner from?"
-    assert winner in ("I mean the one born in 1867.", "The one born in 1867, I mean.")
+    assert winner in ("I mean the winner born in 1867.", "The winner born in 1867, I mean.")
     assert "1980" not in head and "the head of government was born in 1980" in told.lower()
     assert question.count("1980") == 1 and question.count("1867") == 1
-    assert "I mean the winner" not in question and text_problems(question) == []
+    assert " and the head of government" not in question and text_problems(question) == []
 
 
 def test_a_persons_facts_are_said_of_their_noun_before_the_question(
@@ -251,7 +251,7 @@ def test_a_persons_facts_are_said_first_where_their_home_country_follows(
     question = realizer.question(chain)
     country, winner, ask = re.split(r"(?<=[?.]) ", question)
     assert country == "Which country is the 1903 Nobel Prize in Physics winner from?"
-    assert winner in ("I mean the one born in 1867.", "The one born in 1867, I mean.")
+    assert winner in ("I mean the winner born in 1867.", "The winner born in 1867, I mean.")
     assert ask == "Who was the head of government of a country next to it?"
     assert text_problems(question) == []
 
