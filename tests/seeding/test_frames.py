@@ -828,6 +828,18 @@ def test_a_country_phrase_ending_in_a_preposition_is_asked_before_it() -> None:
     assert _country_ask(place, "k") == "In which country is the league Denver Nuggets plays in?"
 
 
+def test_an_ask_after_a_phrase_ending_in_a_preposition_puts_its_own_first(
+    realizer: Realizer,
+) -> None:
+    """(wording.py, Wording.ask) the build's "Which country is the league Denver Nuggets
+    plays in in?" came through the plain ask of the country hop."""
+    league = "the league Denver Nuggets plays in"
+    assert realizer.ask(HopSpec(link="P17"), league, COUNTRY) == (
+        "In which country is the league Denver Nuggets plays in?"
+    )
+    assert realizer.ask(HopSpec(link="P17"), "Mingora") == "Which country is Mingora in?"
+
+
 def test_an_offices_year_follows_it_in_a_second_question(realizer: Realizer) -> None:
     """ "When did the head of government there in 1948 die?", not "When did its 1948 head of
     government die?" (realize.py, Realizer._rest_asked; database wording to blind raters)."""
