@@ -294,6 +294,13 @@ class Realizer(Wording):
             said,
         )
         said = re.sub(noun + r"\b", rf"{own} \1", said)
+        # "Which of its neighbours is the biggest?", not "Which country bordering that country
+        # is the biggest?"
+        said = re.sub(
+            r"^Which country bordering that country is the ([a-z ]+)\?$",
+            r"Which of its neighbours is the \1?",
+            said,
+        )
         return capitalize(said)
 
     def _theirs(

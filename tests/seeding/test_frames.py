@@ -848,3 +848,14 @@ def test_an_offices_year_follows_it_in_a_second_question(realizer: Realizer) -> 
     )
     assert asked == "When did the head of government there in 1948 die?"
     assert "1948 head" not in asked
+
+
+def test_a_ranked_neighbour_asked_second_is_one_of_its_neighbours(realizer: Realizer) -> None:
+    """(realize.py, Realizer._rest_asked) "Which of its neighbours is the biggest?", not the
+    build's "Which country bordering that country is the biggest?"; a vague ranking stays
+    vague."""
+    vague = HopSpec(
+        link="P47", link_inverse=True, class_id=COUNTRY, criteria_options=["P2046", "P1082"]
+    )
+    asked = realizer._rest_asked([vague], "that country", COUNTRY, [""])
+    assert asked == "Which of its neighbours is the biggest?"
