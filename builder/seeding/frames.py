@@ -495,6 +495,8 @@ def _wrapped(ask: str, forms: dict[str, list[str]], key: str) -> str:
         if m is not None:
             e = m.groupdict().get("e") or ""
             x = m.group("x")
+            if form.startswith("who ") and " of " in re.sub(r"head of (?:state|government)", "", x):
+                break  # (not "who the head of state of the biggest country next to it was")
             if form.startswith("who ") and not re.match(r"(?:the|its|a|an|one)\b", x):
                 x = f"the {x}"  # ("who the head of state there was")
             slots["i"] = form.replace("{e}", e).replace("{x}", x)

@@ -859,3 +859,13 @@ def test_a_ranked_neighbour_asked_second_is_one_of_its_neighbours(realizer: Real
     )
     asked = realizer._rest_asked([vague], "that country", COUNTRY, [""])
     assert asked == "Which of its neighbours is the biggest?"
+
+
+def test_a_long_holder_is_not_asked_indirectly() -> None:
+    """Not "I want to know who the head of state of the biggest country next to it was."
+    (the verb stranded after a long phrase): such a question stays direct."""
+    from builder.seeding.frames import _wrapped
+
+    forms = {"then": ["I want to know {i}."]}
+    ask = "Who was the head of state of the biggest country next to it?"
+    assert _wrapped(ask, forms, "k") == ask
