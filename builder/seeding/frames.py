@@ -18,8 +18,8 @@ country won the FIFA World Cup?" of a national team); after "Where …?" the cou
 capital of …"); the neighbour is ``frame``'s ``neighbour`` forms ("its most populous
 neighbour", "the smallest of its neighbours by area"), asked as "Which of its neighbours is
 the biggest?". At most one remark follows each question: a person's remembered fact is
-folded into the first ("…, the one born in 1928?") or said after it ("I mean the one born in
-1928."), folded always where a remark singling out the country follows; a leader's follows
+folded into the first ("…, the one born in 1928?") or said after it by their noun ("I mean
+the winner born in 1928."), folded always where a remark singling out the country follows; a leader's follows
 the question about them, by "he" or "she" where the caller gives it (``Realizer.pronouns``)
 and by their noun otherwise, joined with the office's year where that is said after the
 question too ("I mean the one in 1957; I think it was in 1912."). The office's year goes
