@@ -19,12 +19,13 @@ capital of …"); the neighbour is ``frame``'s ``neighbour`` forms ("its most po
 neighbour", "the smallest of its neighbours by area"), asked as "Which of its neighbours is
 the biggest?". At most one remark follows each question: a person's remembered fact is
 folded into the first ("…, the one born in 1928?") or said after it by their noun ("I mean
-the winner born in 1928."), folded always where a remark singling out the country follows; a leader's follows
-the question about them, by "he" or "she" where the caller gives it (``Realizer.pronouns``)
-and by their noun otherwise, joined with the office's year where that is said after the
-question too ("I mean the one in 1957; I think it was in 1912."). The office's year goes
-after its noun ("the head of government there in 1963"), first before a neighbour, or after
-the question ("I mean the one in 1957."); a neighbour's dated fact says it on its noun
+the winner born in 1928."), folded always where a remark singling out the country follows;
+a leader's follows the question about them, by "he" or "she" where the caller gives it
+(``Realizer.pronouns``) and by their noun otherwise, joined with the office's year where
+that is said after the question too ("I mean the one in 1957; I think it was in 1912."). The
+office's year goes after its noun ("the head of government there in 1963"), at the end of
+a question about a neighbour or first in it (always first after "… by area"), or after the
+question ("I mean the one in 1957."); a neighbour's dated fact says it on its noun
 ("What was the 2023 population of …?"). A chain of two hops stays one direct question with
 no lead sentence::
 
@@ -421,6 +422,10 @@ def _leader_two(
             holder = f"the {noun} of {there}"
             if same:
                 ask = f"Who was {holder} that year?"
+            elif when and not there.endswith(" by area") and stable_index(key + " when", 2):
+                # "Who was the head of state of its most populous neighbour in 2024?" (not
+                # after "… by area", which the year would run into)
+                ask = f"Who was {holder} {when}?"
             elif when:
                 ask = f"{capitalize(when)}, who was {holder}?"
             else:

@@ -201,13 +201,13 @@ def test_two_hops_stay_one_question(realizer: Realizer) -> None:
 def test_a_vague_ranking_keeps_its_criterion_open(realizer: Realizer) -> None:
     vague = LARGEST.model_copy(update={"criterion": "", "criteria_options": ["P2046", "P1082"]})
     question = realizer.question([SOUL, HOME, vague, timed("P6", "P580", 1957)])
-    assert question.endswith("of its biggest neighbour?"), question
+    assert "of its biggest neighbour" in question, question
     assert "area" not in question and "population" not in question
     least = LARGEST.model_copy(update={"criterion": "P1082", "criterion_order": "min"})
     populous = realizer.question([SOUL, HOME, least, timed("P6", "P580", 1957)])
-    assert populous.endswith(
-        ("its least populous neighbour?", "least populous country next to it?")
-    )
+    assert "its least populous neighbour" in populous or (
+        "the least populous country next to it" in populous
+    ), populous
     _two(question)
     _two(populous)
 
@@ -254,6 +254,14 @@ def test_a_leaders_fact_is_what_is_remembered_of_them(realizer: Realizer) -> Non
     wrong = realizer.question([SOUL, HOME, false, HopSpec(link="P570")])
     assert wrong == question.replace("1912", "1913")
     _two(born)
+
+
+def test_a_year_after_by_area_goes_first(realizer: Realizer) -> None:
+    """Not "… the largest country next to it by area in 1957?" (the year run into the
+    criterion): first, whatever form the hash picks."""
+    for y in range(1950, 1962):
+        question = realizer.question([SOUL, HOME, LARGEST, timed("P6", "P580", y)])
+        assert f"In {y}, who was" in question and "by area in" not in question, question
 
 
 def test_a_year_a_clause_would_take_is_said_after_the_question(realizer: Realizer) -> None:
@@ -425,8 +433,8 @@ def test_an_unranked_neighbour_is_which_country_borders_it(realizer: Realizer) -
     # before its leader it is a country bordering it
     led = realizer.question([SOUL, HOME, border, timed("P6", "P580", 1981)])
     assert led == (
-        "Where is Soul's composer from? In 1981, who was the head of government of a country "
-        "next to it?"
+        "Where is Soul's composer from? Who was the head of government of a country next to it "
+        "in 1981?"
     )
     _two(led)
 
