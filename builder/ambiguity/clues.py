@@ -340,8 +340,12 @@ def era_clue(
         key = "won" if facts.is_human(era_answer) or _team(facts, era_answer) else "won_it"
     elif era.property in RELEASED:
         key = "released"
+    elif era.source == "qualifier":
+        key = "same"  # (a year the question or an earlier reply says: "I mean in 1998 too.")
     else:
-        key = "same"
+        # a founding year the question does not say, or says as a fact the user may
+        # misremember ("founded in 1942"): "I mean in 1941 too." would refer to nothing
+        return clue
     forms = (t.era_noun_clues.get(key) if noun else None) or t.era_clues.get(key)
     if not forms:
         return clue

@@ -4,21 +4,30 @@ second (the form two blind raters rated 4.42 / 4.08 of 5, against 2.75 / 3.00 fo
 nested sentence)::
 
     Which country is the Turing Award winner from? When was its head of government born?
-    Which country is the 1986 Turing Award winner from? I think the winner was born in
-    1928. In 1963, who was the head of government of the largest country by area bordering
-    it? The head of government was born in 1939, if I remember right.
-    Where is the Nobel Prize in Physics winner from? I'm after the currency of the smallest
-    country by area bordering it.
+    Which country is the 1986 Turing Award winner from, the one born in 1928? In 1963, who
+    was the head of government of the largest country next to it by area? I think he was
+    born in 1939.
+    Where is the Nobel Prize in Physics winner from? I'm after the currency of its biggest
+    neighbour.
 
 The first question asks the country by what its person or thing is ("Which country is X
 from?", "Which country was X born in?", "In which country is the capital of …?", "Which
-country won the FIFA World Cup?" of a national team); after "Where …?" the country is "that
-country" or "there". The second is the question or what is wanted (``style.yaml``'s
-``frame`` ``then`` forms: "I'd like to know when …", "I'm after the capital of …"). A
-person's remembered facts follow the question about them; the office's year goes on its
-noun ("its 1963 head of government"), first before a neighbour, or after the question ("I
-mean the one in 1957."). A chain of two hops stays one direct question with no lead
-sentence::
+country won the FIFA World Cup?" of a national team); after "Where …?" the country is
+"there" ("the head of state there"). The second is the question or what is wanted
+(``style.yaml``'s ``frame`` ``then`` forms: "I'd like to know when …", "I'm after the
+capital of …"); the neighbour is ``frame``'s ``neighbour`` forms ("its most populous
+neighbour", "the smallest of its neighbours by area"), asked as "Which of its neighbours is
+the biggest?". At most one remark follows each question: a person's remembered fact is
+folded into the first ("…, the one born in 1928?") or said after it by their noun ("I mean
+the winner born in 1928."), folded always where a remark singling out the country follows;
+a leader's follows the question about them, by "he" or "she" where the caller gives it
+(``Realizer.pronouns``) and by their noun otherwise, joined with the office's year where
+that is said after the question too ("I mean the one in 1957; I think it was in 1912."). The
+office's year goes after its noun ("the head of government there in 1963"), at the end of
+a question about a neighbour or first in it (always first after "… by area"), or after the
+question ("I mean the one in 1957."); a neighbour's dated fact says it on its noun
+("What was the 2023 population of …?"). A chain of two hops stays one direct question with
+no lead sentence::
 
     Who was the head of government of Trent Reznor's home country in 1968?
     In 2024, who was the head of state of the smallest country by area bordering the United
@@ -93,6 +102,14 @@ _DEFAULT = {
     "year": ["I mean the one {w}."],
     "exact": ["I think it was in {y}."],
     "then": ["{q}"],
+    "first_fact": ["I mean the {n} {r}."],
+    "first_facts": ["I mean the {n} who {v}."],
+    "folded": ["{q}, the one {r}?"],
+    "neighbour_by": ["the {rank} of its neighbours{by}"],
+    "neighbour": ["its {rank} neighbour"],
+    "neighbour_any": ["a country next to it"],
+    "neighbour_which": ["Which of its neighbours is the {rank}{by}?"],
+    "leader_fact": ["I think {p} {v}."],
 }
 # the place of a person's life whose country a chain asks about, (birth, death)
 _LIFE_PLACES = {"P19": "was born", "P20": "died"}
@@ -119,8 +136,9 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
     shown = list(specs)
     remarks: list[tuple[str, str]] = []
     known = _known(r, specs, at) if at >= 0 else None
+    reduced = ""
     if known is not None:
-        i, noun, verbs = known
+        i, noun, verbs, reduced = known
         shown[i] = specs[i].model_copy(update={"constraints": []})
         remarks.append((noun, verbs))
     # (a named country its neighbour is of: "the United States")
@@ -129,7 +147,10 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
         return ""
     if len(specs) >= 3 and at >= 0:
         # three hops or more: the country asked first, the rest of it in a second sentence
-        two = _two(r, place, border, head, tail, remarks, forms, key)
+        # (the leader's "he" or "she" where the caller knows it can mean no one else)
+        pronoun = r.pronouns.get(specs.index(head), "") if head is not None else ""
+        narrowed = at in r.narrowing
+        two = _two(r, place, border, head, tail, (remarks, reduced, narrowed, pronoun), forms, key)
         if two:
             return two
     if border is None and head is None:
@@ -234,6 +255,10 @@ def _country_ask(place: str, key: str) -> str:
         if _CLAUSE_FIRST.match(slots["x"]) or (place.startswith("the country ") and clauses > 1):
             return ""  # ("the country whose capital is Budapest that the CEO … is from")
         asks = [forms[stable_index(key + " country", len(forms))], other]
+        if re.search(r" (?:in|on|at|for|to)$", slots["x"]):
+            # "In which country is the league Denver Nuggets plays in?", not "Which country
+            # is the league Denver Nuggets plays in in?"
+            asks = [a for a in asks if not re.search(r"\{x\} \w+\?$", a)]
         for ask in asks:
             for k, v in slots.items():
                 ask = ask.replace("{" + k + "}", v)
@@ -249,21 +274,25 @@ def _two(
     border: HopSpec | None,
     head: HopSpec | None,
     tail: HopSpec | None,
-    remarks: Sequence[tuple[str, str]],
+    told: tuple[Sequence[tuple[str, str]], str, bool, str],
     forms: dict[str, list[str]],
     key: str,
 ) -> str:
     """The chain in two questions: the country first ("Which country is the Turing Award
-    winner from?", the person's remembered facts right after it), then the rest of it about
-    "it" ("When was its head of government born?", "Who was head of state of the smallest
-    country bordering it?"); "" where the country has no question of its own."""
+    winner from?", the person's remembered fact folded into it or said right after it), then
+    the rest of it about "it" ("When was its head of government born?", "Who was head of
+    state of the smallest country next to it by area?"); "" where the country has no
+    question of its own. ``told``: the person's (noun, facts as a verb phrase), their facts
+    reduced ("born in 1954"), whether a remark singling out the country follows the first
+    question (the caller's: then the person's fact goes into it), and the leader's pronoun.
+    At most one remark sentence follows each question."""
     from builder.seeding.realize import readable  # (realize.py imports this module)
 
+    remarks, reduced, narrowed, pronoun = told
     first = _country_ask(place, key)
     if not first:
         return ""  # ("Which country is the head coach of … the league X plays in from?")
-    said = [first]
-    said += [_fact(n, v, forms, key) for n, v in remarks]
+    said = _first_told(first, remarks, reduced, narrowed, forms, key)
     years = re.findall(r"\b\d{4}\b", first)
     there = ""
     if border is not None:
@@ -271,15 +300,16 @@ def _two(
         if ranked is None:
             return ""
         rank, by = ranked
-        there = f"the {rank} country{by} bordering it" if rank else "a country bordering it"
+        there = _neighbour(rank, by, forms, key, head is not None or tail is not None)
         if head is None and tail is None:
-            ask = f"What is {there}?" if rank else "Which country borders it?"
-            rest = [ask]
+            which = _pick(forms["neighbour_which"], key + " which")
+            ask = which.replace("{rank}", rank).replace("{by}", by) if rank else ""
+            rest = [ask or "Which country borders it?"]
         elif head is None:
             assert tail is not None
             rest = [_neighbour_ask(r, border, tail, there)]
         else:
-            rest = _leader_two(r, head, tail, there, years, forms, key, first)
+            rest = _leader_two(r, head, tail, there, years, forms, key, first, pronoun)
     elif head is None:
         # a fact of the country itself ("What is the capital of that country?")
         assert tail is not None
@@ -288,11 +318,52 @@ def _two(
         # "What is its currency?", not "What is the currency of that country?"
         rest = [re.sub(r"^(What (?:is|was)) the ([a-z ]+) of that country\b", rf"\1 {own} \2", ask)]
     else:
-        rest = _leader_two(r, head, tail, "", years, forms, key, first)
+        rest = _leader_two(r, head, tail, "", years, forms, key, first, pronoun)
     if not rest or not rest[0] or not readable(rest[0]):
         return ""
     rest[0] = _wrapped(rest[0], forms, key)
     return " ".join(capitalize(s) for s in [*said, *rest])
+
+
+def _first_told(
+    first: str,
+    remarks: Sequence[tuple[str, str]],
+    reduced: str,
+    narrowed: bool,
+    forms: dict[str, list[str]],
+    key: str,
+) -> list[str]:
+    """The first question with what is remembered of its person: folded into it ("Which
+    country is the 2002 Nobel Prize in Medicine winner from, the one born in 1940?") where
+    the fact is one short phrase that does not repeat the question's verb, always so where
+    a remark singling out the country follows; otherwise in one remark after it ("I mean
+    the winner born in 1954."), not a hedge ("I think the winner was born in 1954.") that the
+    leader's remark would repeat."""
+    if not remarks:
+        return [first]
+    verbs = remarks[0][1]
+    single = bool(reduced) and " and " not in reduced and "," not in reduced
+    repeats = reduced.split(" ", 1)[0] in first.split()  # ("… born in, the one born in …")
+    if single and not repeats and (narrowed or stable_index(key + " fold", 2)):
+        form = _pick(forms["folded"], key + " folded")
+        return [form.replace("{q}", first.rstrip("?")).replace("{r}", reduced)]
+    # (by their noun: "I mean the one born in 1954" right after "Which country …?" could be
+    # read as the country's)
+    noun = remarks[0][0] or "one"
+    said = _pick(forms["first_fact" if single else "first_facts"], key + " first")
+    return [first, said.replace("{n}", noun).replace("{r}", reduced).replace("{v}", verbs)]
+
+
+def _neighbour(rank: str, by: str, forms: dict[str, list[str]], key: str, held: bool) -> str:
+    """The neighbour of the country asked first, by its ranking ("the smallest of its
+    neighbours by area", "its most populous neighbour", "the biggest country next to it"),
+    or any of them ("one of its neighbours"): not "the smallest country by area bordering
+    it", which blind raters marked as database wording. ``held``: said after "the head of
+    state of", where a form with "of" of its own would stack three."""
+    options = forms["neighbour_any" if not rank else "neighbour_by" if by else "neighbour"]
+    if held:
+        options = [f for f in options if " of " not in f] or options
+    return _pick(options, key + " neighbour").replace("{rank}", rank).replace("{by}", by)
 
 
 def _fact(noun: str, verbs: str, forms: dict[str, list[str]], key: str, shift: int = 0) -> str:
@@ -328,10 +399,12 @@ def _leader_two(
     forms: dict[str, list[str]],
     key: str,
     first: str,
+    pronoun: str = "",
 ) -> list[str]:
-    """The second sentence about the leader of the country asked first ("its", or of
-    ``there``, its neighbour), then what is remembered of the leader and the office's year
-    where the question has no place for it."""
+    """The second sentence about the leader of the country asked first ("its", "there"
+    after "Where …?", or of ``there``, its neighbour), then what is remembered of the leader
+    ("I think he was born in 1874.": ``pronoun``, their noun where it is not known) and the
+    office's year where the question has no place for it, in one remark."""
     noun = _NOUNS[head.link]
     when = r._qualifier(head)
     told = r._person_facts(head) or ("", "")
@@ -339,15 +412,20 @@ def _leader_two(
     # state that year?")
     same = bool(when) and len(years) == 1 and when == f"in {years[0]}"
     dated = re.fullmatch(r"in (\d{4})", when)
-    # (after "Where is X from?" no country is said for "its" to be of)
+    # (after "Where is X from?" no country is said for "its" to be of: "the head of state
+    # there"; not "that country's head of state", which blind raters marked as stilted)
     where = first.startswith("Where ")
-    own = "that country's" if where or stable_index(key + " own", 3) == 2 else "its"
+    own = "its"
     after: list[str] = []
     if tail is None:
         if there:
             holder = f"the {noun} of {there}"
             if same:
                 ask = f"Who was {holder} that year?"
+            elif when and not there.endswith(" by area") and stable_index(key + " when", 2):
+                # "Who was the head of state of its most populous neighbour in 2024?" (not
+                # after "… by area", which the year would run into)
+                ask = f"Who was {holder} {when}?"
             elif when:
                 ask = f"{capitalize(when)}, who was {holder}?"
             else:
@@ -365,8 +443,10 @@ def _leader_two(
             # "When was the head of government there in 1963 born?" (not "its 1963 head of
             # government", a year before the office that reads as a label)
             holder, inline = f"the {noun} there in {dated.group(1)}", True
+        elif there:
+            holder = f"the {noun} of {there}"
         else:
-            holder = f"the {noun} of {there}" if there else f"{own} {noun}"
+            holder = f"the {noun} there" if where else f"{own} {noun}"
         life = _life(r, head, tail)
         if exact:
             life = life.replace("When was ", "When exactly was ").replace(
@@ -385,7 +465,16 @@ def _leader_two(
             after.append(_pick(forms["exact"], key).replace("{y}", exact))
             told = ("", "")
     if told[0]:
-        after.append(_fact(noun, told[1], forms, key, shift=1))
+        # (the question just asked about them: "he" or "she", not "the head of government
+        # was born in …" again; their noun where the pronoun is not known to tell no
+        # candidate apart)
+        p = pronoun or f"the {noun}"
+        said = _pick(forms["leader_fact"], key + " leader")
+        after.append(said.replace("{p}", p).replace("{P}", capitalize(p)).replace("{v}", told[1]))
+    if len(after) > 1:
+        # one remark after the question: "I mean the one in 1957. I think it was in 1912."
+        # as "I mean the one in 1957; I think it was in 1912."
+        after = ["; ".join([after[0].rstrip("."), *(_lowered(a) for a in after[1:])])]
     return [ask, *after]
 
 
@@ -394,7 +483,8 @@ def _leader_two(
 _INDIRECT = (
     (re.compile(r"When (?P<e>exactly )?was (?P<x>.+) born\?"), "when {e}{x} was born"),
     (re.compile(r"When (?P<e>exactly )?did (?P<x>.+) die\?"), "when {e}{x} died"),
-    (re.compile(r"Who was (?P<x>.+)\?"), "who was {x}"),
+    # "who the head of state there was in 1976", not "who was head of state there in 1976"
+    (re.compile(r"Who was (?P<x>.+?)(?P<e> in \d{4}| that year)?\?"), "who {x} was{e}"),
 )
 _WANTED = re.compile(r"What (?:is|was) (?P<x>the .+)\?")
 
@@ -409,7 +499,12 @@ def _wrapped(ask: str, forms: dict[str, list[str]], key: str) -> str:
         m = pattern.fullmatch(ask)
         if m is not None:
             e = m.groupdict().get("e") or ""
-            slots["i"] = form.replace("{e}", e).replace("{x}", m.group("x"))
+            x = m.group("x")
+            if form.startswith("who ") and " of " in re.sub(r"head of (?:state|government)", "", x):
+                break  # (not "who the head of state of the biggest country next to it was")
+            if form.startswith("who ") and not re.match(r"(?:the|its|a|an|one)\b", x):
+                x = f"the {x}"  # ("who the head of state there was")
+            slots["i"] = form.replace("{e}", e).replace("{x}", x)
             break
     wanted = _WANTED.fullmatch(ask)
     if wanted is not None:
@@ -507,6 +602,12 @@ def _neighbour_ask(r: Realizer, border: HopSpec, tail: HopSpec, place: str) -> s
     if when:
         timeless = tail.model_copy(update={"qualifier": "", "qualifier_value": ""})
         asked = r._ask(timeless, place, subject)
+        dated = re.fullmatch(r"in (\d{4})", when)
+        noun = re.match(r"What (?:is|was) the (?=[a-z ]+ of )", asked)
+        if dated and noun and asked.endswith(f"{place}?"):
+            # "What was the 2023 population of its biggest neighbour?", not "In 2023, what
+            # was the population of …" (marked as template wording)
+            return f"What was the {dated.group(1)} {asked[noun.end() :]}"
         ask = f"{capitalize(when)}, {asked[:1].lower()}{asked[1:]}"
     else:
         # (the raw ask: a place ending "… is from" keeps its preposition there)
@@ -568,9 +669,10 @@ def _life(r: Realizer, head: HopSpec, tail: HopSpec) -> str:
     return r.ask(tail, "{p}", r._subject(head))
 
 
-def _known(r: Realizer, specs: Sequence[HopSpec], at: int) -> tuple[int, str, str] | None:
+def _known(r: Realizer, specs: Sequence[HopSpec], at: int) -> tuple[int, str, str, str] | None:
     """The person before the country whose facts are said after the question: (their hop,
-    their noun, the facts as a verb phrase: "was born in 1947"): the person whose country
+    their noun, the facts as a verb phrase: "was born in 1947", and reduced: "born in
+    1947"): the person whose country
     it is, or whose birthplace or place of death is in it; None where there is none, or
     their noun is too vague to say the facts of ("the one", kept next to them)."""
     country = specs[at]
@@ -594,7 +696,7 @@ def _known(r: Realizer, specs: Sequence[HopSpec], at: int) -> tuple[int, str, st
     noun = rel.noun or ref_noun(fill(rel.of, p=r.plabel(spec.link)))
     noun = r.t.style.short.get(noun, noun)
     # (a noun too vague to say the facts of: "they", the only person said so)
-    return i, "" if noun in r.t.style.remark_weak else noun, own[1]
+    return i, "" if noun in r.t.style.remark_weak else noun, own[1], own[0]
 
 
 def _place(r: Realizer, shown: Sequence[HopSpec], at: int, vague: Sequence[str]) -> str:
@@ -724,6 +826,11 @@ def _ranked(r: Realizer, border: HopSpec) -> tuple[str, str] | None:
         adjective = r._superlative(border)[0]
         return (adjective, "") if adjective else None
     return "", ""
+
+
+def _lowered(sentence: str) -> str:
+    """A sentence to go on after another's semicolon ("I think …" stays)."""
+    return sentence if sentence.startswith("I ") else sentence[:1].lower() + sentence[1:]
 
 
 def _pick(options: Sequence[str], key: str) -> str:

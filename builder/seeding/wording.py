@@ -545,7 +545,10 @@ class Wording:
         a plural ``x`` takes a plural verb (``Which country are those Olympic Games in?``)."""
         q = self._ask(spec, x, subject, named, vague)
         stranded = _STRANDED.match(q)
-        if stranded and re.search(r" (?:where|that|who|which) ", x):
+        # (or a clause with no pronoun that ends in its own: "In which country is the league
+        # Denver Nuggets plays in?", not "… plays in in?")
+        ends = re.search(r" (?:in|on|at|for|to|from)$", x)
+        if stranded and (re.search(r" (?:where|that|who|which) ", x) or ends):
             # after a clause the preposition goes first: "In which country is the place where
             # that band was formed?", not "Which country is the place where … formed in?";
             # only the ask's own preposition, not the clause's ("What was the winner of the

@@ -387,3 +387,20 @@ def test_a_winners_year_is_not_always_said_with_one_tail(store: KnowledgeStore) 
         assert not all(t.endswith(", when they won.") for t in texts), texts
         assert all(t.count("1930") == 1 and "won" in t for t in texts), texts
     assert all("head of state" in t for t in named)
+
+
+def test_a_founding_year_is_no_year_said_too(store: KnowledgeStore) -> None:
+    """The build replied "I mean in 1941 too." to a question that said the maker was
+    "founded in 1942" (a misremembered year) and "In 2015 as well, I mean." where no 2015 was
+    said (the developer's founding): "too" only of a year an earlier hop's own time says."""
+    facts = Facts(store)
+    spec = HopSpec(link="P35", qualifier="P580", qualifier_value="+1941-00-00T00:00:00Z")
+    for source in ("constraint", "answer"):
+        era = Era(year=1941, hop=0, source=source, property="P571")
+        for i in range(8):
+            said = era_clue(facts, spec, era, "L:land", f"seed-{i:06d}").text
+            assert "1941" in said, said
+            assert not re.search(r"\b(?:too|as well|also)\b", said, re.I), said
+    own = Era(year=1941, hop=0, source="qualifier", property="P39")
+    said = {era_clue(facts, spec, own, "L:land", f"seed-{i:06d}").text for i in range(8)}
+    assert any(re.search(r"\b(?:too|as well|Also)\b", s) for s in said), said

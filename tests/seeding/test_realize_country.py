@@ -77,10 +77,10 @@ def test_a_capitals_country_is_the_one_it_is_in(realizer: Realizer) -> None:
     assert "the country of the capital" not in question
     # the country asked first, by what is in it (no "… is in a country I'm curious about."
     # lead, no "… is in born?", no "Which country is the capital of … in?", a garden path),
-    # then its head of state about "that country"
+    # then its head of state about "its" (not "that country's", stilted to blind raters)
     assert question == (
-        "In which country is the capital of the Soviet Union? I want to know when that "
-        "country's head of state was born."
+        "In which country is the capital of the Soviet Union? I want to know when its head "
+        "of state was born."
     )
     assert text_problems(question) == []
 
@@ -111,7 +111,7 @@ def test_an_office_holder_of_a_name_in_a_year_is_its_possessive(realizer: Realiz
     # years would run together in one: "… CEO in 1982 in 1945 die?"), the head's fact after it
     assert question == (
         "Where is Walmart's CEO in 1982 from? I want to know when the head of state there in "
-        "1945 died. The head of state was born in 1884, if I remember right."
+        "1945 died. I think the head of state was born in 1884."
     )
 
 
@@ -119,9 +119,7 @@ def test_a_citys_country_is_the_one_it_is_in(realizer: Realizer) -> None:
     chain = [HopSpec(link="P17", anchor="L:canberra"), HopSpec(link="P6"), HopSpec(link="P569")]
     question = realizer.question(chain)
     assert "the country of Canberra" not in question
-    assert (
-        question == "Which country is Canberra in? When was that country's head of government born?"
-    )
+    assert question == "Which country is Canberra in? When was its head of government born?"
     # its clause's last word is no place for the question's verb
     assert not readable(
         "When was the head of government of a country bordering the country Lisbon is in born?"

@@ -29,12 +29,10 @@ def test_two_peoples_facts_are_said_of_them_not_after_the_question(
     # winner born in 1867 and the head of government born in 1980."
     country, winner, head, told = re.split(r"(?<=[?.]) ", question)
     assert country == "Which country is the 1903 Nobel Prize in Physics winner from?"
-    assert "the winner was born in 1867" in winner
+    assert winner in ("I mean the winner born in 1867.", "The winner born in 1867, I mean.")
     assert "1980" not in head and "the head of government was born in 1980" in told.lower()
-    # (two people's facts not said in the same words)
-    assert winner.replace("winner", "") != told.replace("head of government", "")
     assert question.count("1980") == 1 and question.count("1867") == 1
-    assert "I mean the winner" not in question and text_problems(question) == []
+    assert " and the head of government" not in question and text_problems(question) == []
 
 
 def test_a_persons_facts_are_said_of_their_noun_before_the_question(
@@ -46,8 +44,8 @@ def test_a_persons_facts_are_said_of_their_noun_before_the_question(
     # (not "The 1903 … winner born in 1867 is from a country I'm curious about.", a filler
     # lead with facts stacked in it)
     assert question == (
-        "Which country is the 1903 Nobel Prize in Physics winner from? I think the winner was "
-        "born in 1867. When was that country's head of government born?"
+        "Which country is the 1903 Nobel Prize in Physics winner from, the one born in 1867? "
+        "When was its head of government born?"
     )
     # no "What is the birth date of …", no "of the home country of"
     assert not question.startswith("What is the birth date")
@@ -127,8 +125,8 @@ def test_a_name_takes_a_possessive_before_a_noun_of_people(realizer: Realizer) -
     question = realizer.question([directed, HOME, HopSpec(link="P6"), HopSpec(link="P569")])
     # one possessive at a time: not "Pulp Fiction's director's home country"
     assert question == (
-        "Where is Pulp Fiction's director from? I'd like to know when that country's head of "
-        "government was born."
+        "Where is Pulp Fiction's director from? I'd like to know when the head of government "
+        "there was born."
     )
     assert "of the director of" not in question and "director's" not in question
 
@@ -188,7 +186,7 @@ def test_a_country_is_what_its_person_is_from_and_its_head_its_own_question(
     )
     named = [HopSpec(link="P27", anchor="L:ardern"), HopSpec(link="P6"), HopSpec(link="P569")]
     assert realizer.question(named) == (
-        "Where is Jacinda Ardern from? When was that country's head of government born?"
+        "Where is Jacinda Ardern from? When was the head of government there born?"
     )
     # two hops stay one question
     assert realizer.question(named[:2]) == (
@@ -213,7 +211,7 @@ def test_a_heads_facts_are_a_statement_about_the_country(realizer: Realizer) -> 
     )
     alone = realizer.question([winner, HOME, HEAD])
     assert alone.startswith("Where is the 1903 Nobel Prize in Physics winner from? ")
-    assert "head of government there in 2019" in alone
+    assert "who the head of government there was in 2019" in alone, alone
     assert "the head of government was born in 1980" in alone.lower()
     # a factual ambiguity's false year is said with the same confidence
     false = HEAD.model_copy(update={"constraints": [year("P569", 1979)]})
@@ -253,8 +251,8 @@ def test_a_persons_facts_are_said_first_where_their_home_country_follows(
     question = realizer.question(chain)
     country, winner, ask = re.split(r"(?<=[?.]) ", question)
     assert country == "Which country is the 1903 Nobel Prize in Physics winner from?"
-    assert "the winner was born in 1867" in winner
-    assert ask == "Who was the head of government of a country bordering it?"
+    assert winner in ("I mean the winner born in 1867.", "The winner born in 1867, I mean.")
+    assert ask == "Who was the head of government of a country next to it?"
     assert text_problems(question) == []
 
 
@@ -266,7 +264,7 @@ def test_a_short_persons_home_country_is_theirs_in_a_nested_question(
     question = realizer.question([physics, HOME, border, HopSpec(link="P6")])
     assert question == (
         "Where is the Nobel Prize in Physics winner from? Who was the head of government of "
-        "a country bordering it?"
+        "a country next to it?"
     )
     assert realizer.question([physics, HOME, border]) == (
         "Where is the Nobel Prize in Physics winner from? Which country borders it?"
