@@ -745,3 +745,13 @@ def test_remembered_facts_are_not_all_said_with_one_tail(realizer: Realizer) -> 
                 tails.add(re.sub(r"[Tt]he head of (?:government|state)|\d{4}", "X", last))
     assert len(tails) >= 3, tails
     assert all("X was born in X" in t for t in tails), tails
+
+
+def test_a_prize_winners_goal_asks_who_of_a_person(realizer: Realizer) -> None:
+    """The hop's goal (shown to reviewers and the judge) asks "Who was the 2007 winner …?"
+    of a person, not "What was …?", which the ask says of a winner it cannot tell apart
+    from an organization or a film."""
+    economics = timed("P1346", "P585", 2007, anchor="L:economics")
+    person, place = realizer.goals([economics, HOME], ["L:reznor", "L:us"])
+    assert person.startswith("Who was the 2007 winner of "), person
+    assert not place.startswith("Who ")
