@@ -1,4 +1,9 @@
-"""Version ambiguity: drop the time qualifier of a time-qualified multi-valued relation."""
+"""Version ambiguity: drop the time qualifier of a time-qualified multi-valued relation.
+
+Not where the gold is the latest value ("When was Shell's CEO born?" of Wael Sawan, CEO since
+2023; "the Turing Award winner" of the 2023 one): a question that gives no time reads as asking
+for the present or the most recent, so that reading already reaches the gold and nothing is
+ambiguous to a person; a real-world audit marked these as no ambiguity."""
 
 from __future__ import annotations
 
@@ -7,8 +12,22 @@ from builder.ambiguity.clues import era_clue, holds, qualifier_clue
 from builder.ambiguity.plan import weaken
 from builder.records.seed import ClueFact, InjectionSpec
 from builder.seeding.era import era_of
-from builder.seeding.facts import year_of
+from builder.seeding.facts import Facts, year_of
 from builder.seeding.resolve import fits
+
+
+def latest(facts: Facts, subject: str, pid: str, keys: list[str]) -> set[str]:
+    """The values among ``keys`` whose latest statement (its point in time, else its start)
+    is the latest of all: the present holder, the most recent winner."""
+    when: dict[str, int] = {}
+    for v in facts.timed(subject, pid):
+        y = year_of(v.point_in_time or v.start)
+        if v.value_key in keys and y is not None:
+            when[v.value_key] = max(when.get(v.value_key, y), y)
+    if not when:
+        return set()
+    top = max(when.values())
+    return {k for k, y in when.items() if y == top}
 
 
 class VersionInjector:
@@ -23,6 +42,16 @@ class VersionInjector:
         inj = InjectionSpec(type="version", clue=ClueFact(property="", text=""))
         weak = weaken(spec, inj)
         keys = fits(ctx.facts, weak, prev)
+        if len(keys) >= 2 and target in latest(ctx.facts, prev, spec.link, keys):
+            return [
+                Failure(
+                    hop,
+                    "version",
+                    "ambiguous",
+                    "the gold is the latest value, which a question without a time asks for",
+                    f"target={target} candidates={len(keys)}",
+                )
+            ]
         era = era_of(ctx.facts, ctx.specs, ctx.keys, hop)
         noun = ctx.person_noun(hop)
         # the reply's turn among the chain's timed hops (those a version reply can be of), so

@@ -91,7 +91,12 @@ class Realizer(Wording):
             rel = self.t.relation(spec.link, subject) if spec.link else None
             office = rel is not None and bool(rel.named_of or rel.named_ask)
             named = spec.anchor if not i and office else ""
-            out.append(capitalize(self.ask(spec, ref, subject, named)))
+            goal = capitalize(self.ask(spec, ref, subject, named))
+            # a prize's winner may be a person, an organization or a film: the words of the
+            # ask cannot say which ("What was the 1977 winner of …?"), the answer can
+            if goal.startswith("What was ") and self.facts.is_human(answers[i]):
+                goal = "Who was " + goal.removeprefix("What was ")
+            out.append(goal)
         return out
 
     def question(

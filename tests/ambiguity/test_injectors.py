@@ -57,6 +57,19 @@ def test_version_drops_the_time_qualifier(mini: KnowledgeStore) -> None:
     assert restored_by_hop(s) == {2: "2016"}
 
 
+def test_no_version_where_the_gold_is_the_present_holder(mini: KnowledgeStore) -> None:
+    """Nintendo's chief executive in 2019 is Furukawa, in office since 2018: "Where was
+    Nintendo's CEO born?" already reads as asking for him, so nothing is ambiguous."""
+    specs = [h.spec for h in ceo_chain(mini).hops]
+    specs[1] = specs[1].model_copy(update={"qualifier_value": "+2019-00-00T00:00:00Z"})
+    chain = chain_from_specs(mini, "seed-000012", specs)
+    assert chain.hops[1].answer == "Shuntaro Furukawa"
+    result = inject(mini, [chain], types=["version"], progress=False)
+    assert result.samples == []
+    rej = next(r for r in result.rejects if r.check == "ambiguous")
+    assert "latest value" in rej.reason and "L:furukawa" in rej.detail
+
+
 def test_criteria_drops_the_ranking_criterion(mini: KnowledgeStore) -> None:
     s = _only(mini, lake_chain, "criteria")
     cp = s.checkpoints[0]

@@ -877,3 +877,13 @@ def test_a_long_holder_is_not_asked_indirectly() -> None:
     forms = {"then": ["I want to know {i}."]}
     ask = "Who was the head of state of the biggest country next to it?"
     assert _wrapped(ask, forms, "k") == ask
+
+
+def test_a_prize_winners_goal_asks_who_of_a_person(realizer: Realizer) -> None:
+    """The hop's goal (shown to reviewers and the judge) asks "Who was the 2007 winner …?"
+    of a person, not "What was …?", which the ask says of a winner it cannot tell apart
+    from an organization or a film."""
+    economics = timed("P1346", "P585", 2007, anchor="L:economics")
+    person, place = realizer.goals([economics, HOME], ["L:reznor", "L:us"])
+    assert person.startswith("Who was the 2007 winner of "), person
+    assert not place.startswith("Who ")
