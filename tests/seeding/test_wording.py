@@ -321,3 +321,13 @@ def test_a_clue_that_starts_with_a_lower_case_value_takes_a_capital(facts: Facts
     )
     text = render(facts, part)
     assert text[:1].isupper() and "mass–energy equivalence" in text.casefold()
+
+
+def test_a_central_banks_head_is_not_its_chairperson() -> None:
+    """Blind raters marked "the chairperson of the Bank of Canada" as odd: a central bank's
+    head is its governor, chair or president by bank, so it is "the head"."""
+    t = load_templates()
+    bank = t.relation("P488", "Q66344")
+    assert bank is not None and bank.of == "the head of {x}"
+    other = t.relation("P488", "Q783794")  # a company keeps its chairperson
+    assert other is not None and other.of == "the chairperson of {x}"
