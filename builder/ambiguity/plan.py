@@ -8,8 +8,9 @@ from pydantic import ValidationError
 from builder.records.sample import Sample
 from builder.records.seed import GeneratorInfo, HopSpec, InjectionSpec, PlanHop
 from builder.seeding.evidence import answer_text
-from builder.seeding.facts import Facts
+from builder.seeding.facts import Facts, year_of
 from builder.seeding.resolve import fits, near_fits, run_rest, weaken
+from builder.validity.completeness import holds_in
 
 __all__ = ["candidate_keys", "final_text", "prev_keys", "read_plan", "weaken"]
 
@@ -24,9 +25,18 @@ def candidate_keys(facts: Facts, spec: HopSpec, inj: InjectionSpec, prev: str | 
 
 def final_text(facts: Facts, specs: list[HopSpec], start_index: int, key: str, prev: str) -> str:
     """The chain's final answer when hop ``start_index`` (0-based) resolves to ``key``."""
-    path = run_rest(facts, specs[start_index + 1 :], key)
+    rest = specs[start_index + 1 :]
+    path = run_rest(facts, rest, key)
     if path is None:
         return ""
+    # a later hop "in 2009" that two terms touch (Bush's and Obama's) has no one answer in
+    # the real world, whatever the resolver's in-force-at-its-start reading picks
+    for spec, subject in zip(rest, path, strict=False):
+        year = year_of(spec.qualifier_value) if spec.qualifier and spec.link else None
+        if year is not None and not spec.link_inverse:
+            held = {v.value_key for v in facts.timed(subject, spec.link) if holds_in(v, year)}
+            if len(held) > 1:
+                return ""
     if len(path) == 1:
         return answer_text(facts, key, prev, specs[start_index].link)[0]
     return answer_text(facts, path[-1], path[-2], specs[-1].link)[0]

@@ -162,3 +162,19 @@ def test_type_furthest_below_its_paper_share_goes_first(mini: KnowledgeStore) ->
     assert run.behind("entity", Counter()) < run.behind("version", Counter())
     run.used.update({"entity": 10})
     assert run.behind("entity", Counter()) > run.behind("version", Counter())
+
+
+def test_a_wrong_candidates_path_through_a_year_two_terms_touch_has_no_answer(
+    mini: KnowledgeStore,
+) -> None:
+    """Nintendo's chief executive "in 2015" was Iwata until July and Kimishima after: a wrong
+    candidate's chain through that hop reaches no one answer in the real world (the resolver
+    alone would say Kimishima's Tokyo); in 2016 it reaches Tokyo."""
+    from builder.ambiguity.plan import final_text
+
+    specs = [h.spec for h in ceo_chain(mini).hops]
+    facts = Facts(mini)
+    assert final_text(facts, specs, 0, "L:nintendo", "") == "Tokyo"  # 2016: Kimishima
+    in_2015 = [specs[0], specs[1].model_copy(update={"qualifier_value": "+2015-00-00T00:00:00Z"}),
+               specs[2]]  # fmt: skip
+    assert final_text(facts, in_2015, 0, "L:nintendo", "") == ""
