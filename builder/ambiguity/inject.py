@@ -23,7 +23,7 @@ from builder.ambiguity import registry
 from builder.ambiguity.assemble import assemble, sample_id
 from builder.ambiguity.base import ChainContext, Failure, Proposal
 from builder.ambiguity.checks import run_checks
-from builder.ambiguity.mix import MixTarget, domain_cap, select_mix
+from builder.ambiguity.mix import MixTarget, select_mix
 from builder.ambiguity.stats import PAPER_TYPES
 from builder.ambiguity.trim import shorten
 from builder.kb.store import KnowledgeStore
@@ -222,9 +222,10 @@ def inject(
     With a ``paraphraser``, question texts are rewritten by an LLM where the rewrite keeps
     the checks passing (see :mod:`builder.ambiguity.paraphrase`). ``skip_checks`` leaves
     checks out of the filter (``benchmarks/oracle_reach.py`` measures ``oracle_solvable``
-    on what the others let through). With ``shorten_chains``, a kept sample whose chain has
-    hops its ambiguities do not need is made again from the cut chain, where that one passes
-    every check with the same ambiguity types (see :mod:`builder.ambiguity.trim`)."""
+    on what the others let through). With ``shorten_chains``, a sample whose chain has hops
+    its ambiguities do not need is made again from the cut chain, where that one passes
+    every check with the same ambiguity types (see :mod:`builder.ambiguity.trim`), before
+    the mix chooses."""
     run = Injection(store, types, seed, created_at, skip_checks)
     result = InjectResult()
     bar = LogProgress(
@@ -243,21 +244,27 @@ def inject(
                 result.samples.append(sample)
             bar.advance(task)
     result.rejects = run.rejects
-    if mix is not None:
-        chosen = select_mix(result.samples, mix)
-        result.samples = chosen.kept
-        result.rejects = [*result.rejects, *chosen.rejects]
     if shorten_chains:
-        n_domains = len({s.domain for s in result.samples})
+        # before the mix, so that it sees each sample as it will read: a chain whose cut is
+        # refused (its question asked already: many chains reach "In 1957, who was the head
+        # of government of the largest country by area bordering the United States?") keeps
+        # its four hops, and the mix prefers a shorter sample of the same kind to it
         result.samples, result.shortened = shorten(
             run.facts,
             result.samples,
             {c.id: c for c in seeds},
             run.trial,
-            min_per_domain=mix.min_per_domain if mix is not None else 0,
-            max_per_domain=domain_cap(mix, n_domains) if mix is not None else None,
             certifier=run.certifier,
         )
+    if mix is not None:
+        chosen = select_mix(result.samples, mix)
+        result.samples = chosen.kept
+        result.rejects = [*result.rejects, *chosen.rejects]
+        if shorten_chains:
+            hops = {c.id: len(c.hops) for c in seeds}
+            result.shortened = sum(
+                len(s.checkpoints) < hops.get(s.provenance.seed_id, 0) for s in result.samples
+            )
     if paraphraser is not None:
         result.paraphrased = paraphraser.apply(store, result.samples)
         result.samples = result.paraphrased.samples
