@@ -171,16 +171,14 @@ def test_the_pronoun_comes_from_the_snapshot_sex_only(store: KnowledgeStore) -> 
 
 def test_he_or_she_only_where_it_can_mean_no_one_else(store: KnowledgeStore) -> None:
     # Groucho and the head of government, a woman: "she" is her (the noun is kept for a
-    # reply that says her sex)
-    assert _ctx(store, "seed-000001", "L:groucho", "P6").person_ref(2) == (
-        "head of government",
-        "she",
-    )
+    # reply that says her sex; a leader's noun is "the leader", not the office's kind the
+    # question has just said: "I'm fairly sure the leader died in 1979")
+    assert _ctx(store, "seed-000001", "L:groucho", "P6").person_ref(2) == ("leader", "she")
     # Groucho and the head of state, both men: "he" could be either, the noun is said
-    assert _ctx(store, "seed-000002", "L:groucho", "P35").person_ref(2) == ("head of state", "")
+    assert _ctx(store, "seed-000002", "L:groucho", "P35").person_ref(2) == ("leader", "")
     # Harpo's sex is not in the snapshot: "she" might be read as Harpo, so the noun
     harpo = _ctx(store, "seed-000003", "L:harpo", "P6")
-    assert harpo.person_ref(2) == ("head of government", "")
+    assert harpo.person_ref(2) == ("leader", "")
     # a country is no person
     assert harpo.person_ref(1) == ("", "")
     # one person in the chain (a head named as the country's constraint is that person):
