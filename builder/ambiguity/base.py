@@ -104,15 +104,18 @@ class ChainContext:
         ("head of state") where the question has another person "they" could mean, else "";
         the pronoun ("he"/"she") where it can mean no one else the question names (every
         other person's sex is known and not theirs), else "". A reply says the pronoun where
-        it has one (the noun serves a fact that is the sex itself: "the head of state I mean
-        is a woman"). A fact reply says no year, so another hop's time needs no noun here
-        (cf. :meth:`person_noun`)."""
+        it has one (the noun serves a fact that is the sex itself: "the leader I mean is a
+        woman"; ``fact_nouns`` in clues.yaml before ``nouns``). A fact reply says no year,
+        so another hop's time needs no noun here (cf. :meth:`person_noun`)."""
         target = self.keys[hop]
         pronoun = pronoun_of(self.facts, target)
         others = [k for k in self.people() if k != target]
         if not all(pronoun_of(self.facts, k) not in ("", pronoun) for k in others):
             pronoun = ""
-        noun = self._noun(hop)
+        # (a leader's fact by "the leader": the question has said "the head of government")
+        spec = self.specs[hop]
+        said = "" if spec.link_inverse else load_templates().clue_fact_nouns.get(spec.link, "")
+        noun = said or self._noun(hop)
         return (noun if noun and others and self.facts.is_human(target) else ""), pronoun
 
     def _noun(self, hop: int) -> str:

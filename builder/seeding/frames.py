@@ -4,38 +4,42 @@ second (the form two blind raters rated 4.42 / 4.08 of 5, against 2.75 / 3.00 fo
 nested sentence)::
 
     Which country is the Turing Award winner from? When was its head of government born?
-    Which country is the 1986 Turing Award winner from, the one born in 1928? In 1963, who
-    was the head of government of the largest country next to it by area? I think he was
-    born in 1939.
-    Where is the Nobel Prize in Physics winner from? I'm after the currency of its biggest
-    neighbour.
+    Which country is the 1986 Turing Award winner from, the one born in 1928? Who was the
+    head of government of its largest neighbour by area in 1963? He was born in 1939, as
+    far as I know.
+    Which country is the Nobel Prize in Physics winner from? I'm after the currency of its
+    biggest neighbour.
 
 The first question asks the country by what its person or thing is ("Which country is X
 from?", "Which country was X born in?", "In which country is the capital of …?", "Which
 country won the FIFA World Cup?" of a national team); after "Where …?" the country is
-"there" ("the head of state there"). The second is the question or what is wanted
-(``style.yaml``'s ``frame`` ``then`` forms: "I'd like to know when …", "I'm after the
-capital of …"); the neighbour is ``frame``'s ``neighbour`` forms ("its most populous
-neighbour", "the smallest of its neighbours by area"), asked as "Which of its neighbours is
-the biggest?". At most one remark follows each question: a person's remembered fact is
-folded into the first ("…, the one born in 1928?") or said after it by their noun ("I mean
-the winner born in 1928."), folded always where a remark singling out the country follows;
-a leader's follows the question about them, by "he" or "she" where the caller gives it
-(``Realizer.pronouns``) and by their noun otherwise, joined with the office's year where
-that is said after the question too ("I mean the one in 1957; I think it was in 1912."). The
-office's year goes after its noun ("the head of government there in 1963"), at the end of
-a question about a neighbour or first in it (always first after "… by area"), or after the
-question ("I mean the one in 1957."); a neighbour's dated fact says it on its noun
-("What was the 2023 population of …?"). A chain of two hops stays one direct question with
-no lead sentence::
+"there" ("the head of state there"), and a neighbour is asked only after "Which country …?"
+(after "Where …?" "its neighbours" read as the person's). The second is the question or
+what is wanted (``style.yaml``'s ``frame`` ``then`` forms: "I'd like to know when …", "I'm
+after the capital of …"); the neighbour is ``frame``'s ``neighbour`` forms ("its most
+populous neighbour", "the smallest of its neighbours by area", "one of its neighbours"),
+asked as "Which of its neighbours is the biggest?". A person's remembered facts are folded
+into the first question ("…, the one born in 1928?", "…, the one who was born in 1953 and
+died in 2020?"), never a remark between the two questions ("The winner born in 1961, I
+mean.", marked by blind raters); a leader's follow the question about them, by "he" or
+"she" where the caller gives it (``Realizer.pronouns``) and "they" otherwise (not their noun
+said again), joined with the office's year where that is said after the question too ("I
+mean the one in 1957, who as far as I know was born in 1912."). The remarks' hedges ("as
+far as I know", "if I'm not mistaken") are none of the clues' (``clues.yaml``), so a reply
+does not repeat the question's. The office's year goes after its noun ("the head of
+government there in 1963"), at the end of a question about a neighbour, or after the
+question ("I mean the one in 1957."); a neighbour's dated fact says it on its noun ("What
+was the 2023 population of …?"). A chain of two hops stays one direct question with no lead
+sentence::
 
     Who was the head of government of Trent Reznor's home country in 1968?
-    In 2024, who was the head of state of the smallest country by area bordering the United
-    States? I think the head of state was born in 1966.
+    Who was the head of state of the United States' smallest neighbour by area in 2024?
+    They were born in 1966, as far as I know.
 
-with the country by whose it is, its neighbour by a compact relative form ("the smallest
-country bordering …"), its leader by the noun of the office's kind ("the head of state",
-"the head of government"), and remembered facts in a short sentence after the question.
+with the country by whose it is, a named country's neighbour by its possessive ("one of
+Nepal's neighbours"), another's by a compact relative form ("the smallest country bordering
+…"), its leader by the noun of the office's kind ("the head of state", "the head of
+government"), and remembered facts in a short sentence after the question.
 
 The chains this covers are a person or thing (any first hops), their country (citizenship,
 P27, or the country a thing is in, P17), optionally that country's largest or smallest
@@ -46,13 +50,14 @@ one fact of the neighbour (its currency, capital, area…), or (three hops or mo
 of the country itself. Not a lead sentence before the question ("Linus Torvalds is from a
 country I'm curious about: …", "Take the country … is from:", marked as filler by the blind
 raters), nor facts stacked into a noun phrase ("Paris Saint-Germain's 2018 head coach born
-in 1972"), nor "the person who led its government" or "its smallest neighbour by area"
-(database wording). Every fact of every hop is said: the year of the office, the ranking and
-its criterion (a vague hop's word where the spec leaves the criterion open), each person's
-facts. No office is named ("prime minister"): where an earlier hop is ambiguous the
-candidate countries' offices differ. The forms are picked by a stable hash of the chain's
-words and its facts' properties (so a misremembered year is worded as the true one would
-be); where a sentence would not read (``readable``) the chain is said in one.
+in 1972"), nor "the person who led its government" (database wording), nor "the largest
+country next to it by area", "a country next to it" (puzzle wording to blind raters).
+Every fact of every hop is said: the year of the office, the ranking and its criterion (a
+vague hop's word where the spec leaves the criterion open), each person's facts. No office
+is named ("prime minister"): where an earlier hop is ambiguous the candidate countries'
+offices differ. The forms are picked by a stable hash of the chain's words and its facts'
+properties (so a misremembered year is worded as the true one would be); where a sentence
+would not read (``readable``) the chain is said in one.
 """
 
 from __future__ import annotations
@@ -145,12 +150,11 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
     place = _place(r, shown, at, vague) if at >= 0 else r.anchor_text(specs[0])
     if not place:
         return ""
+    # (the leader's "he" or "she" where the caller knows it can mean no one else)
+    pronoun = r.pronouns.get(specs.index(head), "") if head is not None else ""
     if len(specs) >= 3 and at >= 0:
         # three hops or more: the country asked first, the rest of it in a second sentence
-        # (the leader's "he" or "she" where the caller knows it can mean no one else)
-        pronoun = r.pronouns.get(specs.index(head), "") if head is not None else ""
-        narrowed = at in r.narrowing
-        two = _two(r, place, border, head, tail, (remarks, reduced, narrowed, pronoun), forms, key)
+        two = _two(r, place, border, head, tail, (remarks, reduced, pronoun), forms, key)
         if two:
             return two
     if border is None and head is None:
@@ -168,18 +172,30 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
                 if tail is not None
                 else _said(f"Which country borders {place}?", remarks, forms, key)
             )
+        if at < 0:
+            # a named country's: "the United States' largest neighbour by area", "one of
+            # Nepal's neighbours", not "the largest country by area bordering the United
+            # States" (blind raters marked it as a puzzle's wording)
+            owner = f"{place}'" if place.endswith("s") else f"{place}'s"
+            place = f"{owner} {rank} neighbour{by}" if rank else f"one of {owner} neighbours"
+            if head is None and tail is None:
+                return _said(f"What is {place}?", remarks, forms, key)
+            if head is None:
+                assert tail is not None
+                return _said(_neighbour_ask(r, border, tail, place), remarks, forms, key)
+            return _leader(r, head, tail, place, True, remarks, forms, key, pronoun)
         if not rank:
             place = f"a country bordering {place}"  # (told apart by its leader's facts)
         elif head is None and tail is None:
             return _said(f"What is the {rank} country{by} bordering {place}?", remarks, forms, key)
         else:
             # "the smallest country bordering the 2020 Nobel Prize in Physics winner's home
-            # country", not "its smallest neighbour by area"
+            # country", not "the 2020 … winner's home country's smallest neighbour"
             place = f"the {rank} country{by} bordering {place}"
     if head is None:
         assert border is not None and tail is not None
         return _said(_neighbour_ask(r, border, tail, place), remarks, forms, key)
-    return _leader(r, head, tail, place, border is not None, remarks, forms, key)
+    return _leader(r, head, tail, place, border is not None, remarks, forms, key, pronoun)
 
 
 # the country a person's or thing's phrase says, asked on its own ({x}: the person or thing):
@@ -239,10 +255,12 @@ _ASKS: tuple[tuple[re.Pattern[str], tuple[str, ...], str], ...] = (
 _CLAUSE_FIRST = re.compile(r"(?:whose|that|which|where|who|in|of)\b")
 
 
-def _country_ask(place: str, key: str) -> str:
+def _country_ask(place: str, key: str, where: bool = True) -> str:
     """The country of ``place`` asked on its own ("Which country is the Turing Award winner
     from?", "Which country is Biogen headquartered in?"); "" where no such words fit or
-    read."""
+    read. ``where``: "Where is X from?" may be picked (not where a neighbour follows: after
+    it no country is said for "its neighbours" to be of, and blind raters read "its" as
+    X's)."""
     from builder.seeding.realize import readable  # (realize.py imports this module)
 
     for pattern, forms, other in _ASKS:
@@ -254,7 +272,8 @@ def _country_ask(place: str, key: str) -> str:
         clauses = sum(1 for w in re.findall(r"\b(?:that|whose)\b", place))
         if _CLAUSE_FIRST.match(slots["x"]) or (place.startswith("the country ") and clauses > 1):
             return ""  # ("the country whose capital is Budapest that the CEO … is from")
-        asks = [forms[stable_index(key + " country", len(forms))], other]
+        kept = [f for f in forms if where or not f.startswith("Where ")] or list(forms)
+        asks = [kept[stable_index(key + " country", len(kept))], other]
         if re.search(r" (?:in|on|at|for|to)$", slots["x"]):
             # "In which country is the league Denver Nuggets plays in?", not "Which country
             # is the league Denver Nuggets plays in in?"
@@ -274,25 +293,25 @@ def _two(
     border: HopSpec | None,
     head: HopSpec | None,
     tail: HopSpec | None,
-    told: tuple[Sequence[tuple[str, str]], str, bool, str],
+    told: tuple[Sequence[tuple[str, str]], str, str],
     forms: dict[str, list[str]],
     key: str,
 ) -> str:
     """The chain in two questions: the country first ("Which country is the Turing Award
-    winner from?", the person's remembered fact folded into it or said right after it), then
-    the rest of it about "it" ("When was its head of government born?", "Who was head of
-    state of the smallest country next to it by area?"); "" where the country has no
+    winner from?", the person's remembered fact folded into it), then the rest of it about
+    "it" ("When was its head of government born?", "Who was the head of state of its
+    smallest neighbour by area in 2024?"), "that country" or "there" after "Where is X
+    from?", where no country is said for "its" to be of; "" where the country has no
     question of its own. ``told``: the person's (noun, facts as a verb phrase), their facts
-    reduced ("born in 1954"), whether a remark singling out the country follows the first
-    question (the caller's: then the person's fact goes into it), and the leader's pronoun.
-    At most one remark sentence follows each question."""
+    reduced ("born in 1954"), and the leader's pronoun. At most one remark sentence follows
+    the second question."""
     from builder.seeding.realize import readable  # (realize.py imports this module)
 
-    remarks, reduced, narrowed, pronoun = told
-    first = _country_ask(place, key)
+    remarks, reduced, pronoun = told
+    first = _country_ask(place, key, border is None)
     if not first:
         return ""  # ("Which country is the head coach of … the league X plays in from?")
-    said = _first_told(first, remarks, reduced, narrowed, forms, key)
+    said = _first_told(first, remarks, reduced, forms, key)
     years = re.findall(r"\b\d{4}\b", first)
     there = ""
     if border is not None:
@@ -329,37 +348,38 @@ def _first_told(
     first: str,
     remarks: Sequence[tuple[str, str]],
     reduced: str,
-    narrowed: bool,
     forms: dict[str, list[str]],
     key: str,
 ) -> list[str]:
-    """The first question with what is remembered of its person: folded into it ("Which
-    country is the 2002 Nobel Prize in Medicine winner from, the one born in 1940?") where
-    the fact is one short phrase that does not repeat the question's verb, always so where
-    a remark singling out the country follows; otherwise in one remark after it ("I mean
-    the winner born in 1954."), not a hedge ("I think the winner was born in 1954.") that the
-    leader's remark would repeat."""
+    """The first question with what is remembered of its person folded into it ("Which
+    country is the 2002 Nobel Prize in Medicine winner from, the one born in 1940?", "…, the
+    one who was born in 1953 and died in 2020?"): not a remark after it ("The winner born in
+    1961, I mean."), which blind raters marked as a fragment wedged between the questions,
+    the second's "its" then read as the person's."""
     if not remarks:
         return [first]
     verbs = remarks[0][1]
     single = bool(reduced) and " and " not in reduced and "," not in reduced
-    repeats = reduced.split(" ", 1)[0] in first.split()  # ("… born in, the one born in …")
-    if single and not repeats and (narrowed or stable_index(key + " fold", 2)):
+    if single:
         form = _pick(forms["folded"], key + " folded")
         return [form.replace("{q}", first.rstrip("?")).replace("{r}", reduced)]
-    # (by their noun: "I mean the one born in 1954" right after "Which country …?" could be
-    # read as the country's)
-    noun = remarks[0][0] or "one"
-    said = _pick(forms["first_fact" if single else "first_facts"], key + " first")
-    return [first, said.replace("{n}", noun).replace("{r}", reduced).replace("{v}", verbs)]
+    form = _pick(forms["folded_facts"], key + " folded")
+    return [form.replace("{q}", first.rstrip("?")).replace("{v}", plain_verbs(verbs))]
+
+
+def plain_verbs(verbs: str) -> str:
+    """Facts said after "the one who": "was born in 1953, and died in 2020" → "was born in
+    1953 and died in 2020" (no comma before the last)."""
+    return verbs.replace(", and ", " and ")
 
 
 def _neighbour(rank: str, by: str, forms: dict[str, list[str]], key: str, held: bool) -> str:
     """The neighbour of the country asked first, by its ranking ("the smallest of its
-    neighbours by area", "its most populous neighbour", "the biggest country next to it"),
-    or any of them ("one of its neighbours"): not "the smallest country by area bordering
-    it", which blind raters marked as database wording. ``held``: said after "the head of
-    state of", where a form with "of" of its own would stack three."""
+    neighbours by area", "its most populous neighbour", "its largest neighbour by area"), or
+    any of them ("one of its neighbours", "a neighbouring country"): not "the smallest
+    country by area bordering it", which blind raters marked as database wording, nor "the
+    smallest country next to it" (a puzzle's). ``held``: said after "the head of state of",
+    where a form with "of" of its own would stack three."""
     options = forms["neighbour_any" if not rank else "neighbour_by" if by else "neighbour"]
     if held:
         options = [f for f in options if " of " not in f] or options
@@ -390,6 +410,20 @@ def plural_verbs(verbs: str) -> str:
     return " ".join(words)
 
 
+def _leader_fact(
+    verbs: str, pronoun: str, forms: dict[str, list[str]], key: str, alone: bool = False
+) -> str:
+    """What is remembered of the leader the question just asked about, by "he" or "she"
+    (``pronoun``), or where the pronoun is not known to tell no candidate apart "they" if
+    they are the only person the question says (``alone``) and "the leader" otherwise
+    ("they" could be the winner): not "the head of government was born in …" right after
+    "Who was the head of government …?" (blind raters marked the noun said twice)."""
+    p = pronoun or ("they" if alone else "the leader")
+    said = _pick(forms["leader_fact"], key + " leader")
+    v = plural_verbs(verbs) if p == "they" else verbs
+    return said.replace("{p}", p).replace("{P}", capitalize(p)).replace("{v}", v)
+
+
 def _leader_two(
     r: Realizer,
     head: HopSpec,
@@ -403,8 +437,8 @@ def _leader_two(
 ) -> list[str]:
     """The second sentence about the leader of the country asked first ("its", "there"
     after "Where …?", or of ``there``, its neighbour), then what is remembered of the leader
-    ("I think he was born in 1874.": ``pronoun``, their noun where it is not known) and the
-    office's year where the question has no place for it, in one remark."""
+    ("He was born in 1874, as far as I know.": ``pronoun``, "they" where it is not known)
+    and the office's year where the question has no place for it, in one remark."""
     noun = _NOUNS[head.link]
     when = r._qualifier(head)
     told = r._person_facts(head) or ("", "")
@@ -422,14 +456,10 @@ def _leader_two(
             holder = f"the {noun} of {there}"
             if same:
                 ask = f"Who was {holder} that year?"
-            elif when and not there.endswith(" by area") and stable_index(key + " when", 2):
-                # "Who was the head of state of its most populous neighbour in 2024?" (not
-                # after "… by area", which the year would run into)
-                ask = f"Who was {holder} {when}?"
-            elif when:
-                ask = f"{capitalize(when)}, who was {holder}?"
             else:
-                ask = f"Who was {holder}?"
+                # "Who was the head of government of its largest neighbour by area in 1957?",
+                # not "In 1957, who was …", which blind raters marked as a puzzle's wording
+                ask = f"Who was {holder} {when}".rstrip() + "?"
         else:
             w = " that year" if same else f" {when}" if when else ""
             if where or stable_index(key + " there", 2):
@@ -465,12 +495,7 @@ def _leader_two(
             after.append(_pick(forms["exact"], key).replace("{y}", exact))
             told = ("", "")
     if told[0]:
-        # (the question just asked about them: "he" or "she", not "the head of government
-        # was born in …" again; their noun where the pronoun is not known to tell no
-        # candidate apart)
-        p = pronoun or f"the {noun}"
-        said = _pick(forms["leader_fact"], key + " leader")
-        after.append(said.replace("{p}", p).replace("{P}", capitalize(p)).replace("{v}", told[1]))
+        after.append(_leader_fact(told[1], pronoun, forms, key))
     if len(after) > 1:
         # one remark after the question: "I mean the one in 1957. I think it was in 1912."
         # as "I mean the one in 1957; I think it was in 1912."
@@ -527,9 +552,11 @@ def _leader(
     remarks: list[tuple[str, str]],
     forms: dict[str, list[str]],
     key: str,
+    pronoun: str = "",
 ) -> str:
     """The question about the leader of ``place`` (a neighbour's where ``nested``), with
-    what is remembered of them and the office's year where a clause would take it."""
+    what is remembered of them (by ``pronoun`` or "they" where they are the only person
+    said) and the office's year where a clause would take it."""
     noun = _NOUNS[head.link]
     when = r._qualifier(head)
     told = r._person_facts(head) or ("", "")
@@ -539,6 +566,9 @@ def _leader(
     # 1963"): after "… of the winner of the Academy Award for Best Original Score" it would
     # read as the award's
     owned = place.endswith("'s home country") and not nested
+    # (a named country's neighbour ends in its own noun: "… of the United States' largest
+    # neighbour by area in 1957?")
+    named = nested and place.endswith((" neighbour", " neighbours", " by area"))
     years = re.findall(r"\b\d{4}\b", place)
     # the one year said once ("… the 2002 Wimbledon men's singles winner's home country that
     # year?", not "In 2002, who … the 2002 …")
@@ -548,7 +578,7 @@ def _leader(
     if tail is None:
         if same:
             ask = f"Who was {holder} {'at the time' if open_ else 'that year'}?"
-        elif when and (open_ or not owned or years):
+        elif when and (open_ or not (owned or named) or years):
             # "In 1968, who was the head of government of the country where James Gosling
             # was born?", not "… was born in 1968?"
             ask = f"{capitalize(when)}, who was {holder}?"
@@ -590,7 +620,10 @@ def _leader(
         if exact:
             after.append(_pick(forms["exact"], key).replace("{y}", exact))
     if told[0] and not (tail is not None and _exact(tail, told[0])):
-        remarks = [*remarks, (noun, told[1])]
+        if not remarks:
+            after.append(_leader_fact(told[1], pronoun, forms, key, nested and named))
+        else:
+            remarks = [*remarks, (noun, told[1])]
     return _said(ask, remarks, forms, key, after)
 
 

@@ -919,8 +919,9 @@ _SENTENCE = re.compile(r"\S.*?[.?](?=\s+[A-Z]|$)")
 _ASKING = re.compile(
     r"I'd like to know|I want to know|I'm after|I'm curious|I'm thinking|I've been"
 )
-# a remark that says "the one" of a person
-_THE_ONE = re.compile(r"\b(?:I mean the one|The one)\b")
+# a remark that says "the one" of a person (or a question with it folded in: "Which country
+# is the 1998 … winner from, the one born in 1950?")
+_THE_ONE = re.compile(r"\b(?:I mean the one|The one)\b|, the one\b")
 
 
 def _at(words: Sequence[str], i: int) -> str:

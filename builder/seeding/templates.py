@@ -219,6 +219,11 @@ class Templates(BaseModel):
         description="Relation of a person's hop → the noun a reply names them by where the "
         "question has another person ('the head of state was born in 1908').",
     )
+    clue_fact_nouns: dict[str, str] = Field(
+        default_factory=dict,
+        description="The same for a reply of a fact (not a year) where the question has said "
+        "the noun already ('the leader died in 1979', not 'the head of government' again).",
+    )
     criterion_default: CriterionPhrases
     criteria: dict[str, CriterionPhrases]
     criteria_classes: dict[str, CriterionPhrases] = Field(default_factory=dict)
@@ -339,6 +344,7 @@ def load_templates(directory: Path = TEMPLATE_DIR) -> Templates:
             "era_noun_clues": clues.get("era_noun", {}),
             "qualifier_noun_clues": clues.get("qualifier_noun", []),
             "clue_nouns": clues.get("nouns", {}),
+            "clue_fact_nouns": clues.get("fact_nouns", {}),
             "person_clues": clues.get("person", {}),
             "more_clues": clues.get("more", {}),
             "criterion_default": crit["default"],

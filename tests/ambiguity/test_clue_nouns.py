@@ -151,7 +151,8 @@ def test_nouns_and_their_era_forms_add_only_filler_words() -> None:
     t = load_templates()
     known = _known_words()
     assert t.clue_nouns and t.era_noun_clues
-    for noun in t.clue_nouns.values():
+    assert t.clue_fact_nouns
+    for noun in [*t.clue_nouns.values(), *t.clue_fact_nouns.values()]:
         assert set(noun.casefold().split()) <= known, noun
     for forms in [*t.era_noun_clues.values(), t.qualifier_noun_clues]:
         for form in forms:

@@ -1,13 +1,14 @@
 """A chain through a country to its leader or its neighbour, said as a person asks it (issue
 11, builder/seeding/frames.py), on a hand-built world: a chain of three hops or more asks
 the country first ("Which country is the Turing Award winner from?"), then the rest about
-"it" / "its" / "that country" in a second question (or "I'd like to know …", "I'm after
-…"), with no lead sentence; two hops stay one direct question. The neighbour is "the …
-country bordering it", the leader "the head of state"/"the head of government", the
-office's year said once where it belongs, each remembered fact in a short sentence right
-after the question about its person (never stacked into a noun phrase), the neighbour's
-ranking with its criterion (and without it where the hop leaves it open), and every fact of
-every hop still said."""
+"it" / "its" / "there" in a second question (or "I'd like to know …", "I'm after …"), with
+no lead sentence; two hops stay one direct question. The neighbour is "its largest
+neighbour by area" (after "Which country …?", never "Where …?"), the leader "the head of
+state"/"the head of government", the office's year said once where it belongs, a person's
+remembered fact folded into the question about them and a leader's in a short sentence
+right after it by "he", "she", "they" or "the leader" (never stacked into a noun phrase,
+never the noun again), the neighbour's ranking with its criterion (and without it where the
+hop leaves it open), and every fact of every hop still said."""
 
 from __future__ import annotations
 
@@ -133,8 +134,16 @@ def _clean(question: str) -> None:
     # (database wording: "the person who led its government", "its smallest neighbour by
     # area", "the country with the largest area")
     assert "person who" not in question and "led" not in question, question
-    assert "neighbour by" not in question and "the country with the" not in question, question
+    assert "the country with the" not in question, question
+    # (a puzzle's wording to blind raters: "the largest country next to it by area")
+    assert "next to it" not in question and "country by area bordering" not in question, question
     its = r"\bits (?:government|\w+est|most|least)\b(?!(?: populous)? neighbour)"
+    # (no remark wedged between two questions: "… from? The winner born in 1961, I mean.
+    # Which of its neighbours …?", its "its" read as the winner's)
+    said = _sentences(question)
+    for a, b, c in zip(said, said[1:], said[2:], strict=False):
+        wedged = a.endswith("?") and c.endswith("?") and not b.endswith("?")
+        assert not (wedged and re.search(r"\b(?:born|died)\b", b)), question
     assert re.search(its, question) is None, question
 
 
@@ -162,17 +171,20 @@ def test_the_country_is_asked_first_then_the_rest_about_it(realizer: Realizer) -
     # not "In 1957, who was the head of government of the largest country by area bordering
     # the home country of Soul's composer?" (rated 2-3 of 5 by blind raters), nor a lead
     # ("Soul's composer is from a country I have a question about. …")
+    # (not "In 1957, who was the head of government of the largest country next to it by
+    # area?", a puzzle to blind raters; not after "Where is … from?", whose "its" reads as
+    # the composer's)
     assert question == (
-        "Where is Soul's composer from? In 1957, who was the head of government of the "
-        "largest country next to it by area?"
+        "Which country is Soul's composer from? Who was the head of government of its "
+        "largest neighbour by area in 1957?"
     )
     _two(question)
     # the second sentence as what is wanted
     physics = HopSpec(link="P1346", anchor="L:nobel")
     short = realizer.question([physics, HOME, LARGEST, HopSpec(link="P38")])
     assert short == (
-        "Where is the Nobel Prize in Physics winner from? I'm after the currency of the "
-        "largest country next to it by area."
+        "Which country is the Nobel Prize in Physics winner from? I'm after the currency of "
+        "its largest neighbour by area."
     )
     _two(short)
     # the neighbour asked itself: which of them it is
@@ -205,9 +217,7 @@ def test_a_vague_ranking_keeps_its_criterion_open(realizer: Realizer) -> None:
     assert "area" not in question and "population" not in question
     least = LARGEST.model_copy(update={"criterion": "P1082", "criterion_order": "min"})
     populous = realizer.question([SOUL, HOME, least, timed("P6", "P580", 1957)])
-    assert "its least populous neighbour" in populous or (
-        "the least populous country next to it" in populous
-    ), populous
+    assert "its least populous neighbour" in populous, populous
     _two(question)
     _two(populous)
 
@@ -218,14 +228,16 @@ def test_each_remembered_fact_follows_the_question_about_its_person(realizer: Re
     # the winner's fact right after the question about the winner, the leader's after the
     # one about the leader: not "The 1998 … winner born in 1950 is from a country …"
     # (stacked into the noun phrase), nor both in one sentence at the end
-    first, (winner, ask, told) = _two(question)
-    assert first == "Which country is the 1998 Nobel Prize in Physics winner from?"
-    # (one remark after each question, the winner's not in the hedge the leader's is in)
-    assert winner in ("I mean the winner born in 1950.", "The winner born in 1950, I mean.")
-    assert ask == (
-        "In 1968, who was the head of government of the largest country next to it by area?"
+    first, (ask, told) = _two(question)
+    # (the winner's folded into the first question: not "… from? The winner born in 1950,
+    # I mean. Who …?", a fragment between the questions to blind raters)
+    assert (
+        first
+        == "Which country is the 1998 Nobel Prize in Physics winner from, the one born in 1950?"
     )
-    assert "the head of government was born in 1929" in told.lower()
+    assert ask == ("Who was the head of government of its largest neighbour by area in 1968?")
+    # (not "the head of government" again; "they" could be the winner)
+    assert "the leader was born in 1929" in told.lower(), question
     for y in ("1998", "1950", "1968", "1929"):
         assert question.count(y) == 1
 
@@ -238,7 +250,7 @@ def test_a_leaders_fact_is_what_is_remembered_of_them(realizer: Realizer) -> Non
     # about them
     assert question == (
         "Which country is Soul's composer from? When did the head of government there in 1963 "
-        "die? I think the head of government was born in 1912."
+        "die? As far as I know, the leader was born in 1912."
     )
     assert question.count("1912") == 1 and question.count("1963") == 1
     _two(question)
@@ -247,7 +259,7 @@ def test_a_leaders_fact_is_what_is_remembered_of_them(realizer: Realizer) -> Non
     born = realizer.question([SOUL, HOME, head, HopSpec(link="P569")])
     assert born == (
         "Where is Soul's composer from? When exactly was the head of government there in "
-        "1963 born? It was in 1912, I think."
+        "1963 born? It was in 1912, if I'm not mistaken."
     )
     # a misremembered year is said the same way
     false = head.model_copy(update={"constraints": [year("P569", 1913)]})
@@ -256,12 +268,13 @@ def test_a_leaders_fact_is_what_is_remembered_of_them(realizer: Realizer) -> Non
     _two(born)
 
 
-def test_a_year_after_by_area_goes_first(realizer: Realizer) -> None:
-    """Not "… the largest country next to it by area in 1957?" (the year run into the
-    criterion): first, whatever form the hash picks."""
+def test_a_year_goes_after_the_neighbour(realizer: Realizer) -> None:
+    """ "Who was the head of government of its largest neighbour by area in 1957?", whatever
+    form the hash picks: not "In 1957, who was the head of government of the largest country
+    next to it by area?" (a puzzle's wording to blind raters)."""
     for y in range(1950, 1962):
         question = realizer.question([SOUL, HOME, LARGEST, timed("P6", "P580", y)])
-        assert f"In {y}, who was" in question and "by area in" not in question, question
+        assert question.endswith(f" by area in {y}?") and "In 1" not in question, question
 
 
 def test_a_year_a_clause_would_take_is_said_after_the_question(realizer: Realizer) -> None:
@@ -269,15 +282,13 @@ def test_a_year_a_clause_would_take_is_said_after_the_question(realizer: Realize
     question = realizer.question([SOUL, HOME, LARGEST, head, HopSpec(link="P569")])
     # not "… bordering it in 1957 born?"
     _, (ask, year_) = _two(question)
-    assert ask == "When was the head of government of the largest country next to it by area born?"
+    assert ask == "When was the head of government of its largest neighbour by area born?"
     assert year_ in ("I mean the one in 1957.", "The one in 1957, I mean.")
     # a version left open says no year at all
     loose = realizer.question([SOUL, HOME, LARGEST, HopSpec(link="P6"), HopSpec(link="P569")])
     assert re.search(r"\d{4}", loose) is None and len(_sentences(loose)) == 2
     state = realizer.question([SOUL, HOME, LARGEST, HopSpec(link="P35"), HopSpec(link="P570")])
-    assert state.endswith(
-        " When did the head of state of the largest country next to it by area die?"
-    )
+    assert state.endswith(" When did the head of state of its largest neighbour by area die?")
     _two(loose)
     _two(state)
 
@@ -289,8 +300,8 @@ def test_a_clubs_country_is_where_it_plays(realizer: Realizer) -> None:
     # not "the country of the home venue of Borussia Dortmund"
     assert question == (
         "Which country does Borussia Dortmund play its home games in? I'd like to know when "
-        "the head of government there in 1974 died. I believe the head of government was born "
-        "in 1897."
+        "the head of government there in 1974 died. The leader was born in 1897, as far as I "
+        "know."
     )
     assert "home venue" not in question
     _two(question)
@@ -334,10 +345,12 @@ def test_a_birthplaces_country_is_where_they_were_born(realizer: Realizer) -> No
     born = [WINNER, HopSpec(link="P19"), HopSpec(link="P17"), LARGEST]
     question = realizer.question(born)
     # not "the country where the 1998 … winner born in 1950 was born"
-    first, (told, ask) = _two(question)
-    assert first == "Which country was the 1998 Nobel Prize in Physics winner born in?"
-    # (not "… born in, the one born in 1950?")
-    assert told in ("I mean the winner born in 1950.", "The winner born in 1950, I mean.")
+    first, (ask,) = _two(question)
+    # (folded though it says "born" twice: a remark between the questions would make
+    # "its neighbours" the winner's)
+    assert first == (
+        "Which country was the 1998 Nobel Prize in Physics winner born in, the one born in 1950?"
+    )
     assert ask == "Which of its neighbours is the largest by area?"
 
 
@@ -359,8 +372,8 @@ def test_one_of_several_is_not_a_possessive(realizer: Realizer) -> None:
     # "a member of Radiohead", one of several: not "Radiohead's member"; the preposition
     # first ("Which country was a member of Radiohead born in?" reads as a garden path)
     assert question == (
-        "In which country was a member of Radiohead born? The member born in 1968, I mean. I "
-        "want to know who the head of government there was in 1976."
+        "In which country was a member of Radiohead born, the one born in 1968? I want to "
+        "know who the head of government there was in 1976."
     )
     _two(question)
 
@@ -382,8 +395,8 @@ def test_a_neighbours_fact_in_a_year_says_the_year_first(realizer: Realizer) -> 
     # not "the population in 2023 of …", nor "In 2023, what was the population of …"
     # (template wording to a blind rater), nor "… by area in 2023?"
     assert question == (
-        "Which country is Soul's composer from? What was the 2023 population of the largest "
-        "country next to it by area?"
+        "Which country is Soul's composer from? What was the 2023 population of its largest "
+        "neighbour by area?"
     )
     _two(question)
     # a fact of the country itself is its own
@@ -433,8 +446,8 @@ def test_an_unranked_neighbour_is_which_country_borders_it(realizer: Realizer) -
     # before its leader it is a country bordering it
     led = realizer.question([SOUL, HOME, border, timed("P6", "P580", 1981)])
     assert led == (
-        "Where is Soul's composer from? Who was the head of government of a country next to it "
-        "in 1981?"
+        "Which country is Soul's composer from? Who was the head of government of a "
+        "neighbouring country in 1981?"
     )
     _two(led)
 
@@ -445,14 +458,21 @@ def test_a_named_countrys_neighbour_is_the_country_bordering_it(realizer: Realiz
     question = realizer.question([smallest, head])
     # two hops, one question: not "In the country with the smallest area bordering the
     # United States, who was the head of state in 2024? The one born in 1966, I mean."
+    # nor "In 2024, who was the head of state of the smallest country by area bordering
+    # the United States?" (a puzzle to blind raters)
     assert _sentences(question)[0] == (
-        "In 2024, who was the head of state of the smallest country by area bordering the "
-        "United States?"
+        "Who was the head of state of the United States' smallest neighbour by area in 2024?"
     )
-    assert "the head of state was born in 1966" in question
+    # (the only person said: "they", not "the head of state" again)
+    assert "they were born in 1966" in question.lower(), question
+    assert question.count("head of state") == 1, question
     _clean(question)
     assert realizer.question([smallest]) == (
-        "What is the smallest country by area bordering the United States?"
+        "What is the United States' smallest neighbour by area?"
+    )
+    germany = HopSpec(link="P47", link_inverse=True, class_id=COUNTRY, anchor="L:de")
+    assert realizer.question([germany, timed("P6", "P580", 2024)]) == (
+        "Who was the head of government of one of Germany's neighbours in 2024?"
     )
 
 
@@ -478,9 +498,8 @@ def test_a_persons_facts_are_not_stacked_on_their_noun(realizer: Realizer) -> No
     question = realizer.question([coach, HOME, LARGEST, HopSpec(link="P38")])
     # not "Harvard University's 2012 president born in 1950 is from …"
     assert question == (
-        "Where is Harvard University's president in 2012 from? I mean the president born in "
-        "1950. "
-        "What is the currency of the largest country next to it by area?"
+        "Which country is Harvard University's president in 2012 from, the one born in 1950? "
+        "What is the currency of its largest neighbour by area?"
     )
     _two(question)
 
@@ -495,7 +514,7 @@ def test_another_question_about_the_leader_ends_with_them(realizer: Realizer) ->
     known = realizer.question([SOUL, HOME, head, father])
     # not the riddle "In 2019, someone born in 1901 was head of state of …. Who was the
     # father of that head of state?"
-    assert known == question + " I believe the head of state was born in 1901."
+    assert known == question + " The leader was born in 1901, as far as I know."
     named = [HopSpec(link="P27", anchor="L:reznor"), timed("P35", "P580", 2019), father]
     assert realizer.question(named) == (
         "Where is Trent Reznor from? Who was the father of the head of state there in 2019?"
@@ -548,8 +567,8 @@ def test_a_vague_persons_facts_are_theirs(realizer: Realizer) -> None:
     composer = HopSpec(link="P86", anchor="L:sex")
     head = timed("P6", "P580", 1963, constraints=[year("P569", 1912)])
     question = realizer.question([composer, HOME, head, HopSpec(link="P570")])
-    # the leader's fact by their noun: "They were born in 1912" could be the composer's
-    assert question.endswith(" I believe the head of government was born in 1912.")
+    # the leader's fact as "the leader": "They were born in 1912" could be the composer's
+    assert question.endswith(" The leader was born in 1912, as far as I know."), question
     assert "they were" not in question.lower()
     _two(question)
 
@@ -559,8 +578,8 @@ def test_a_fact_of_a_persons_country_says_their_facts_after_it(realizer: Realize
     # not "I'm thinking of the 1998 … winner who was born in 1950. On which continent is
     # their home country?" (a lead read as filler)
     assert question == (
-        "Which country is the 1998 Nobel Prize in Physics winner from? I mean the winner born "
-        "in 1950. On which continent is that country?"
+        "Which country is the 1998 Nobel Prize in Physics winner from, the one born in 1950? "
+        "On which continent is that country?"
     )
     _two(question)
 
@@ -697,7 +716,7 @@ def test_a_neighbour_of_several_is_singled_out_after_its_question(realizer: Real
     assert "Monaco" in question and "2024" in question and "Trent Reznor" in question
     said = _sentence_with(question, "Monaco")
     assert said == "I mean the neighbour that borders Monaco.", question
-    asked = _sentence_with(question, "next to")
+    asked = _sentence_with(question, "neighbour")
     assert question.index(asked) < question.index(said), question
     assert "that borders" not in asked, question
     _clean(question)
@@ -763,7 +782,19 @@ def test_remembered_facts_are_not_all_said_with_one_tail(realizer: Realizer) -> 
                 last = re.split(r"(?<=[?.]) ", q)[-1]
                 tails.add(re.sub(r"[Tt]he head of (?:government|state)|\d{4}", "X", last))
     assert len(tails) >= 3, tails
-    assert all("X was born in X" in t for t in tails), tails
+    assert all(
+        re.search(r"(?:X|[Tt]he leader|[Tt]hey) (?:was|were) born in X", t) for t in tails
+    ), tails
+    # (none of a clue's hedges: a reply's "if I remember right" after the question's was
+    # marked by blind raters)
+    hedges = (
+        "I think",
+        "I believe",
+        "if I remember right",
+        "If I remember right",
+        "I'm pretty sure",
+    )
+    assert not any(h in t for t in tails for h in hedges), tails
 
 
 def test_one_remark_follows_each_question(realizer: Realizer) -> None:
@@ -779,18 +810,19 @@ def test_one_remark_follows_each_question(realizer: Realizer) -> None:
     first, remark, ask, told = _sentences(question)
     assert first.endswith("Physics winner from, the one born in 1950?"), question
     assert remark == "I mean the country whose capital is Beijing.", question
-    assert ask.endswith("of the largest country next to it by area?"), question
+    assert ask.endswith("of its largest neighbour by area in 1957?"), question
     assert told in (
-        "I think he was born in 1874.",
-        "He was born in 1874, if I remember right.",
-        "I believe he was born in 1874.",
+        "As far as I know, he was born in 1874.",
+        "He was born in 1874, if I'm not mistaken.",
+        "He was born in 1874, as far as I know.",
     ), question
     for y in ("1998", "1950", "1957", "1874"):
         assert question.count(y) == 1
     _two(question)
-    # without a pronoun the leader keeps their noun ("they" could be the winner)
+    # without a pronoun the leader is "the leader" ("they" could be the winner), not their
+    # noun again
     plain_ = realizer.question([WINNER, home, LARGEST, head])
-    assert "the head of government was born in 1874" in plain_.lower(), plain_
+    assert "the leader was born in 1874" in plain_.lower(), plain_
     # the year and the exact date in one remark, not two sentences
     exact = realizer.question([SOUL, HOME, LARGEST, head, HopSpec(link="P569")])
     *_, last = _sentences(exact)

@@ -111,7 +111,7 @@ def test_an_office_holder_of_a_name_in_a_year_is_its_possessive(realizer: Realiz
     # years would run together in one: "… CEO in 1982 in 1945 die?"), the head's fact after it
     assert question == (
         "Where is Walmart's CEO in 1982 from? I want to know when the head of state there in "
-        "1945 died. I think the head of state was born in 1884."
+        "1945 died. As far as I know, the leader was born in 1884."
     )
 
 
@@ -133,9 +133,10 @@ def test_an_artist_with_a_home_country_is_a_person_from_it(realizer: Realizer) -
     question = realizer.question([performed, HopSpec(link="P27"), head])
     assert question == (
         "Which country is the artist behind the album 1989 from? Who was its head of state in "
-        "1945? The head of state was born in 1884, if I remember right."
+        "1945? The leader was born in 1884, if I'm not mistaken."
     )
-    assert "the head of state was born in 1884" in question.lower()
+    # (not "the head of state" said again right after the question about them)
+    assert question.count("head of state") == 1
 
 
 def test_a_clauses_preposition_meets_no_from() -> None:

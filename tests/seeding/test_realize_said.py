@@ -27,10 +27,13 @@ def test_two_peoples_facts_are_said_of_them_not_after_the_question(
     # each person's facts said once, briefly, after the question about them, by their noun:
     # not "the 1903 … winner born in 1867" stacked in the noun phrase, nor "I mean the
     # winner born in 1867 and the head of government born in 1980."
-    country, winner, head, told = re.split(r"(?<=[?.]) ", question)
-    assert country == "Which country is the 1903 Nobel Prize in Physics winner from?"
-    assert winner in ("I mean the winner born in 1867.", "The winner born in 1867, I mean.")
-    assert "1980" not in head and "the head of government was born in 1980" in told.lower()
+    # (the winner's folded into the question about them: not a remark between the
+    # questions; the leader's by "the leader", not the noun the question just said)
+    country, head, told = re.split(r"(?<=[?.]) ", question)
+    assert country == (
+        "Which country is the 1903 Nobel Prize in Physics winner from, the one born in 1867?"
+    )
+    assert "1980" not in head and "the leader was born in 1980" in told.lower(), question
     assert question.count("1980") == 1 and question.count("1867") == 1
     assert " and the head of government" not in question and text_problems(question) == []
 
@@ -207,12 +210,12 @@ def test_a_heads_facts_are_a_statement_about_the_country(realizer: Realizer) -> 
     # the country, the question about its leader, then what is known of the leader
     assert question == (
         "Where is the 1903 Nobel Prize in Physics winner from? When did the head of government "
-        "there in 2019 die? I think the head of government was born in 1980."
+        "there in 2019 die? As far as I know, the leader was born in 1980."
     )
     alone = realizer.question([winner, HOME, HEAD])
     assert alone.startswith("Where is the 1903 Nobel Prize in Physics winner from? ")
     assert "who the head of government there was in 2019" in alone, alone
-    assert "the head of government was born in 1980" in alone.lower()
+    assert "the leader was born in 1980" in alone.lower(), alone
     # a factual ambiguity's false year is said with the same confidence
     false = HEAD.model_copy(update={"constraints": [year("P569", 1979)]})
     assert realizer.question([winner, HOME, false, HopSpec(link="P570")]) == question.replace(
@@ -249,10 +252,11 @@ def test_a_persons_facts_are_said_first_where_their_home_country_follows(
     border = HopSpec(link="P47", link_inverse=True, class_id="Q6256")
     chain = [WINNER, HOME, border, HopSpec(link="P6")]
     question = realizer.question(chain)
-    country, winner, ask = re.split(r"(?<=[?.]) ", question)
-    assert country == "Which country is the 1903 Nobel Prize in Physics winner from?"
-    assert winner in ("I mean the winner born in 1867.", "The winner born in 1867, I mean.")
-    assert ask == "Who was the head of government of a country next to it?"
+    country, ask = re.split(r"(?<=[?.]) ", question)
+    assert country == (
+        "Which country is the 1903 Nobel Prize in Physics winner from, the one born in 1867?"
+    )
+    assert ask == "Who was the head of government of a neighbouring country?"
     assert text_problems(question) == []
 
 
@@ -263,11 +267,11 @@ def test_a_short_persons_home_country_is_theirs_in_a_nested_question(
     border = HopSpec(link="P47", link_inverse=True, class_id="Q6256")
     question = realizer.question([physics, HOME, border, HopSpec(link="P6")])
     assert question == (
-        "Where is the Nobel Prize in Physics winner from? Who was the head of government of "
-        "a country next to it?"
+        "Which country is the Nobel Prize in Physics winner from? Who was the head of "
+        "government of a neighbouring country?"
     )
     assert realizer.question([physics, HOME, border]) == (
-        "Where is the Nobel Prize in Physics winner from? Which country borders it?"
+        "Which country is the Nobel Prize in Physics winner from? Which country borders it?"
     )
     # a phrase that ends in a name takes no possessive ("the artist behind We Are's")
     realizer.said = True
