@@ -30,6 +30,7 @@ from builder.evaluation.matching import normalize
 from builder.evaluation.prompts import load_word_list
 from builder.kb.passages import covers, segments
 from builder.records.sample import Candidate, Checkpoint, Sample
+from builder.seeding.templates import load_templates
 
 _WORD = re.compile(r"[\w'-]+")
 # "that person", "that one", "that video game award": the reference to the previous answer
@@ -570,7 +571,11 @@ def restored_by_hop(sample: Sample) -> dict[int, str]:
     (two ambiguous hops restore two years: each hop reads its own). Unambiguous hops read
     nothing. A checkpoint recorded without an unambiguous goal (a sample built before the
     field) reads every restored word of the question."""
-    said = {w.casefold() for w in _words(sample.unambiguous_question)}
+    # a short name the question says ("the one in the G7") restores its label's words ("member
+    # of the Group of Seven" in the hop's goal)
+    asked = sample.unambiguous_question
+    text = " ".join([asked, *load_templates().names.formal(asked)])
+    said = {w.casefold() for w in _words(text)}
     every = restored_words(sample.question, sample.unambiguous_question)
     out: dict[int, str] = {}
     for cp in sample.checkpoints:

@@ -105,6 +105,15 @@ class NameRules(BaseModel):
             text = text.replace(label, name)
         return text
 
+    def formal(self, text: str) -> list[str]:
+        """The formal labels whose short names ``text`` says ("G7": "Group of Seven"): what
+        a reader of the question knows it names, in the words the goals search with."""
+        return [
+            label
+            for label, name in self.short.items()
+            if re.search(rf"\b{re.escape(name)}\b", text)
+        ]
+
     def takes_the(self, label: str, classes: list[str]) -> bool:
         if label in self.bare:
             return False

@@ -420,3 +420,19 @@ def test_a_search_for_the_narrowing_fact_reads_the_named_entitys_page() -> None:
     fact = "neighbour country borders"
     assert choose([austria, germany], hits, "France", search, fact=fact) == germany
     assert log[-1] == "France french neighbour country borders"
+
+
+def test_a_short_name_in_the_question_restores_its_labels_words() -> None:
+    """The question says "the one in the G7" (names.yaml's short name), the hop's goal
+    "a member of the Group of Seven": the hop reads "Group Seven", the words its pages say."""
+    sample = mayor_sample()
+    cp = sample.checkpoints[0].model_copy(
+        update={"goal": "Which country borders that country?",
+                "unambiguous_goal": "Which neighbour of that country is a member of the Group of Seven?"}
+    )  # fmt: skip
+    g7 = sample.model_copy(
+        update={"question": "Which country borders Germany?",
+                "unambiguous_question": "Which country borders Germany? I mean the one in the G7.",
+                "checkpoints": [cp, *sample.checkpoints[1:]]}
+    )  # fmt: skip
+    assert restored_by_hop(g7)[1] == "Group Seven"
