@@ -360,3 +360,32 @@ def test_palme_dor_holds_every_winner_since_1975_with_their_directors(
         assert directors, film
         for person in directors:
             assert person is not None and items[person].best_values("P569"), (film, person)
+
+
+def test_a_short_name_clues_say_is_on_the_pages_of_what_it_names() -> None:
+    """Clues and questions say "the G7" (clues.yaml's values, names.yaml's short names); the
+    offline reference reads a clue's words on the candidates' pages, so every member's page
+    says "G7" too (otherwise "It's a member of the G7" finds no country)."""
+    from builder.seeding.templates import load_templates
+
+    said = load_templates().clue_values
+    entities = json.loads((SEEDS / "entities.json").read_text(encoding="utf-8"))
+    pages = {
+        p["entity_id"]: p["text"]
+        for p in map(json.loads, (SEEDS / "pages.jsonl").read_text(encoding="utf-8").splitlines())
+    }
+    for value, words in said.items():
+        if not value.startswith("L:"):
+            continue
+        short = words.removeprefix("the ")
+        members = [
+            e["id"]
+            for e in entities
+            if any(
+                s["mainsnak"].get("datavalue", {}).get("value", {}).get("id") == value
+                for s in e.get("claims", {}).get("P463", [])
+            )
+        ]
+        assert members, value
+        for m in members:
+            assert short in pages[m], f"{m}'s page does not say {short!r}"
