@@ -260,7 +260,7 @@ def test_clues_read_as_memory_and_vary_with_the_fact(facts: Facts) -> None:
     version = ClueFact(
         kind="qualifier", property="P580", value="+2014-00-00T00:00:00Z", match="year", text=""
     )
-    assert render(facts, version) == "I'm asking about 2014."
+    assert render(facts, version) == "I'm asking about the one in 2014."
     crit = ClueFact(kind="criterion", property="P2047", value="min", text="")
     assert render(facts, crit) == "I meant the shortest one, running time-wise."
 
