@@ -150,8 +150,14 @@ def country_frame(r: Realizer, specs: Sequence[HopSpec], vague: Sequence[str]) -
     place = _place(r, shown, at, vague) if at >= 0 else r.anchor_text(specs[0])
     if not place:
         return ""
-    # (the leader's "he" or "she" where the caller knows it can mean no one else)
-    pronoun = r.pronouns.get(specs.index(head), "") if head is not None else ""
+    # (the leader's "he" or "she" where the caller knows it can mean no one else, and the
+    # country is not asked of a person: after "Which country was Salman Rushdie born in?",
+    # "He was born in 1917" reads as Rushdie's, a blind rater's complaint; "the leader" then)
+    of_person = at >= 0 and (
+        r.facts.is_human(specs[0].anchor)
+        or any(s.link in (CITIZENSHIP, *_LIFE_PLACES) for s in specs[: at + 1])
+    )
+    pronoun = r.pronouns.get(specs.index(head), "") if head is not None and not of_person else ""
     if len(specs) >= 3 and at >= 0:
         # three hops or more: the country asked first, the rest of it in a second sentence
         two = _two(r, place, border, head, tail, (remarks, reduced, pronoun), forms, key)

@@ -802,7 +802,9 @@ def test_one_remark_follows_each_question(realizer: Realizer) -> None:
     remember right, the winner was born in 1967. In 1957, who was …? I believe the head of
     government was born in 1874." (four stacked sentences, rated 2 of 5): the winner's fact
     folded into the first question where a remark singling out the country follows it, the
-    leader's fact in one remark by "he" or "she" where the caller gives it."""
+    leader's fact in one remark: "the leader" after a question about a person ("He was born
+    in 1874" read as the winner's to a blind rater), "he" or "she" where the caller gives it
+    and the first question says no person."""
     capital = Constraint(property="P36", value="L:beijing")
     home = HopSpec(link="P27", constraints=[capital])
     head = timed("P6", "P580", 1957, constraints=[year("P569", 1874)])
@@ -811,11 +813,16 @@ def test_one_remark_follows_each_question(realizer: Realizer) -> None:
     assert first.endswith("Physics winner from, the one born in 1950?"), question
     assert remark == "I mean the country whose capital is Beijing.", question
     assert ask.endswith("of its largest neighbour by area in 1957?"), question
-    assert told in (
+    assert told.startswith("The leader was born in 1874") or "the leader was born" in told, question
+    club = realizer.question(
+        [HopSpec(link="P115", anchor="L:bvb"), HopSpec(link="P17"), LARGEST, head], (), {3: "he"}
+    )
+    assert club.startswith("Which country does Borussia Dortmund play its home games in?"), club
+    assert _sentences(club)[-1] in (
         "As far as I know, he was born in 1874.",
         "He was born in 1874, if I'm not mistaken.",
         "He was born in 1874, as far as I know.",
-    ), question
+    ), club
     for y in ("1998", "1950", "1957", "1874"):
         assert question.count(y) == 1
     _two(question)
