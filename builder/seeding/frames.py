@@ -24,8 +24,9 @@ died in 2020?"), never a remark between the two questions ("The winner born in 1
 mean.", marked by blind raters); a leader's follow the question about them, by "he" or
 "she" where the caller gives it (``Realizer.pronouns``) and the country is not asked of a
 person ("Which country was Salman Rushdie born in? … He was born in 1917" reads as
-Rushdie's), else "they" or "the leader" (not their noun said again), joined with the office's year where that is said after the question too ("I
-mean the one in 1957, who as far as I know was born in 1912."). The remarks' hedges ("as
+Rushdie's), else "they" or "the leader" (not their noun said again), joined with the
+office's year where that is said after the question too ("I mean the one in 1957, who as
+far as I know was born in 1912."). The remarks' hedges ("as
 far as I know", "if I'm not mistaken") are none of the clues' (``clues.yaml``), so a reply
 does not repeat the question's. The office's year goes after its noun ("the head of
 government there in 1963"), at the end of a question about a neighbour, or after the
