@@ -262,12 +262,7 @@ def test_economics_prize_is_a_finance_topic_with_every_laureate(
     assert max(len(ks) for ks in by_year.values()) == 3
     for year, keys in by_year.items():
         for key in keys:
-            won = {
-                _year(q)
-                for st in items[key].claims.get("P166", [])
-                if _item(st.mainsnak) == prize
-                for q in st.qualifiers.get("P585", [])
-            }
+            won = _wins(items, key, prize)
             assert won == {year}, (key, won)
             assert items[key].best_values("P569"), key
     economists = [k for k in laureates if store.domain_of(k) == "finance"]
@@ -293,14 +288,19 @@ def _winners_by_year(items: dict[str, Entity], prize: str) -> dict[int, set[str]
         by_year.setdefault(year, set()).add(key)
     for year, keys in by_year.items():
         for key in keys:
-            won = {
-                _year(q)
-                for st in items[key].claims.get("P166", [])
-                if _item(st.mainsnak) == prize
-                for q in st.qualifiers.get("P585", [])
-            }
+            won = _wins(items, key, prize)
             assert year in won, (key, year, won)
     return by_year
+
+
+def _wins(items: dict[str, Entity], key: str, prize: str) -> set[int | None]:
+    """The years of ``key``'s own P166 statements of ``prize``."""
+    return {
+        _year(q)
+        for st in items[key].claims.get("P166", [])
+        if _item(st.mainsnak) == prize
+        for q in st.qualifiers.get("P585", [])
+    }
 
 
 def _declarations(prize: str) -> dict[str, dict[str, object]]:
